@@ -1,0 +1,109 @@
+#include "cli_common.hpp"
+#include "commands.hpp"
+
+#include <csignal>
+#include <limits>
+
+namespace cli {
+
+std::vector<std::pair<int, AddCommand>>& command_registry() {
+  static std::vector<std::pair<int, AddCommand>> all;
+  return all;
+}
+
+std::atomic<bool>& interrupt_flag() {
+  static std::atomic<bool> flag{false};
+  return flag;
+}
+
+extern "C" void magic_on_signal(int) { interrupt_flag().store(true); }
+
+void install_signal_handlers() {
+  std::signal(SIGINT, magic_on_signal);
+  std::signal(SIGTERM, magic_on_signal);
+}
+
+void add_common(CLI::App* app, Common& c) {
+  app->add_option("--threads,-t", c.threads, "worker threads (default: all cores)")
+      ->check(CLI::Range(1u, 4096u));
+  app->add_option("--split-depth", c.split_depth,
+                  "prefix depth at which the search tree is cut into tasks (default: per problem)")
+      ->check(CLI::Range(0, 64));
+  app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)");
+  app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")
+      ->default_str("none");
+  app->add_option("--solutions-file", c.solutions_file,
+                  "stream solutions to FILE as JSON Lines (implies --solutions all unless given)");
+  app->add_option("--limit", c.limit, "stop after this many unique solutions (0 = exhaustive)");
+  app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m")->default_str("0/1");
+  app->add_option("--checkpoint", c.checkpoint,
+                  "save finished tasks to FILE; an existing FILE is resumed");
+  app->add_option("--dedup", c.dedup, "deduplication: auto (use symmetry breaking) or hash-set")
+      ->check(CLI::IsMember({"auto", "hash-set"}))
+      ->default_str("auto");
+  app->add_option("--dedup-memory", c.dedup_memory_mib, "memory limit of the hash set, MiB")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+  app->add_flag("--quiet,-q", c.quiet, "no human summary or progress");
+}
+
+std::uint64_t solutions_wanted(const Common& c) {
+  if (c.solutions == "none") return c.solutions_file.empty() ? 0 : std::numeric_limits<std::uint64_t>::max();
+  if (c.solutions == "all") return std::numeric_limits<std::uint64_t>::max();
+  std::size_t pos = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(c.solutions, &pos);
+  } catch (...) {
+    pos = 0;
+  }
+  if (pos != c.solutions.size() || c.solutions.empty() || c.solutions[0] == '-')
+    throw UsageError("--solutions must be none, all or a number, got '" + c.solutions + "'");
+  return n;
+}
+
+magic::RunOptions run_options(const Common& c, std::uint64_t want) {
+  magic::RunOptions ro;
+  ro.threads = c.threads;
+  ro.split_depth = c.split_depth;
+  ro.solutions = want;
+  ro.stop_after = c.limit;
+  unsigned i = 0, m = 0;
+  char slash = 0, extra = 0;
+  if (std::sscanf(c.shard.c_str(), "%u%c%u%c", &i, &slash, &m, &extra) != 3 || slash != '/' || m == 0 ||
+      i >= m)
+    throw UsageError("--shard must be i/m with 0 <= i < m, got '" + c.shard + "'");
+  ro.shard_index = i;
+  ro.shard_count = m;
+  ro.dedup = c.dedup == "hash-set" ? magic::DedupMode::HashSet : magic::DedupMode::Auto;
+  ro.dedup_memory = c.dedup_memory_mib << 20;
+  ro.interrupt = &interrupt_flag();
+  return ro;
+}
+
+std::string problem_line(const nlohmann::json& problem) {
+  std::string s = problem.value("name", "?");
+  for (auto it = problem.begin(); it != problem.end(); ++it) {
+    if (it.key() == "name") continue;
+    s += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+  }
+  return s;
+}
+
+void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
+                   const Printer& pr) {
+  os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
+     << " shard=" << r.shard_index << "/" << r.shard_count << " tasks=" << r.tasks << "\n";
+  if (pr.human_counts) pr.human_counts(os, r);
+  os << "unique " << r.unique;
+  if (r.has_total) os << "  total " << r.total;
+  if (!r.exhaustive) os << "  (stopped early: not exhaustive)";
+  os << "\n";
+  if (!pr.by_key_name.empty())
+    for (const auto& [k, v] : r.by_key) os << "  " << pr.by_key_name << " " << k << ": " << v << "\n";
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "digest %s  nodes %llu  wall %.3fs  cpu %.3fs\n", r.digest.hex().c_str(),
+                static_cast<unsigned long long>(r.nodes), r.wall_seconds, r.cpu_seconds);
+  os << buf;
+}
+
+}  // namespace cli

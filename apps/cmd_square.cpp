@@ -1,0 +1,61 @@
+#include <iostream>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "magic/square.hpp"
+
+namespace cli {
+namespace {
+
+struct SquareArgs {
+  int order = 3;
+  std::string kind = "magic";
+  bool all_orientations = false;
+  Common common;
+};
+
+void print_grid(std::ostream& os, const nlohmann::json& rows) {
+  for (const auto& row : rows) {
+    for (const auto& v : row) os << (v.get<int>() < 10 ? "  " : " ") << v.get<int>();
+    os << "\n";
+  }
+  os << "\n";
+}
+
+template <int N>
+int run_order(const SquareArgs& a, magic::SquareKind kind) {
+  magic::SquareProblem<N> p({N, kind, !a.all_orientations});
+  Printer pr;
+  pr.human_solution = print_grid;
+  return execute(p, a.common, pr);
+}
+
+void add_square(CLI::App& app, Action& action) {
+  auto args = std::make_shared<SquareArgs>();
+  CLI::App* sub = app.add_subcommand("square", "count magic squares of order N (1..N² each once)");
+  sub->add_option("--order,-n", args->order, "order N, 3..5 (5 is an exhaustive run of many hours)")
+      ->required();
+  sub->add_option("--kind", args->kind, std::string("constraints: ") + magic::kSquareKindNames)
+      ->default_str("magic");
+  sub->add_flag("--all-orientations", args->all_orientations,
+                "enumerate all 8 orientations and keep the canonical ones, instead of symmetry breaking");
+  add_common(sub, args->common);
+  sub->callback([args, &action] {
+    action = [args]() -> int {
+      const auto kind = magic::parse_square_kind(args->kind);
+      if (!kind) throw UsageError("unknown --kind '" + args->kind + "' (use " + magic::kSquareKindNames + ")");
+      magic::validate_square(args->order, *kind, magic::kSquareMinOrder, magic::kSquareMaxOrder);
+      switch (args->order) {
+        case 3: return run_order<3>(*args, *kind);
+        case 4: return run_order<4>(*args, *kind);
+        case 5: return run_order<5>(*args, *kind);
+      }
+      return kUsage;
+    };
+  });
+}
+
+const RegisterCommand reg(10, add_square);
+
+}  // namespace
+}  // namespace cli

@@ -1,0 +1,13 @@
+# All dependencies are Debian packages (see scripts/deps.sh); nothing is fetched.
+find_package(TBB REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+if(MAGIC_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+endif()
+if(MAGIC_BUILD_PERF)
+  find_package(benchmark REQUIRED)
+endif()

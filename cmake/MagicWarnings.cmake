@@ -1,0 +1,13 @@
+# One interface target carries warnings, sanitizers and tuning flags so every
+# target in the tree is built the same way.
+add_library(magic_options INTERFACE)
+target_compile_options(magic_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+  # Designated initialisers of option structs leave the rest defaulted on purpose.
+  -Wno-missing-field-initializers)
+if(MAGIC_NATIVE)
+  target_compile_options(magic_options INTERFACE -march=native)
+endif()
+if(MAGIC_SANITIZE)
+  target_compile_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE})
+endif()

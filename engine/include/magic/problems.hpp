@@ -1,0 +1,18 @@
+#pragma once
+// Runs any problem from a JSON spec such as {"name":"square","order":4,"kind":"semi"}.
+// The known-counts table, `reproduce` and the tests all go through here.
+#include <nlohmann/json.hpp>
+
+#include "magic/runner.hpp"
+
+namespace magic {
+
+struct SpecRun {
+  nlohmann::json problem;  // the problem's own description (echo)
+  RunResult result;
+};
+
+// Throws std::invalid_argument for an unknown or malformed spec.
+SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro = {});
+
+}  // namespace magic

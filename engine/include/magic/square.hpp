@@ -1,0 +1,254 @@
+#pragma once
+// Magic squares of order N as an engine problem.
+//
+//   cells, row-major (N = 4):      symmetry breaking (one square per orbit):
+//    0  1  2  3                     v[0] < v[3], v[0] < v[12], v[0] < v[15]
+//    4  5  6  7                     v[3] < v[12]
+//    8  9 10 11                   i.e. the smallest corner is top-left and the
+//   12 13 14 15                   top-right corner beats the bottom-left one.
+//
+// The 8 symmetries act freely (the corners are distinct), so the four
+// corner inequalities pick exactly one member of every orbit.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/runner.hpp"
+#include "magic/sum_groups.hpp"
+
+namespace magic {
+
+inline constexpr int kSquareMinOrder = 3;
+inline constexpr int kSquareMaxOrder = 5;
+
+struct SquareSpec {
+  int order = 3;
+  SquareKind kind = SquareKind::Magic;
+  bool symmetry_breaking = true;
+};
+
+template <int N>
+class SquareProblem {
+ public:
+  static constexpr int kCells = N * N;
+  static constexpr int kMaxGroups = 4 * N + 3 * N * N / 2 + 1;  // most-perfect has the most
+  using Solution = std::array<std::uint8_t, kCells>;
+  struct State {
+    std::array<std::uint8_t, kCells> v;
+    std::array<std::uint8_t, kMaxGroups> sum;  // running sum of each group (N <= 5: < 256)
+    std::uint64_t used;  // bit k set: value k is placed
+    std::uint8_t step;
+  };
+  static_assert(std::is_trivially_copyable_v<State>);
+  static_assert(kCells < 64 && N <= 6);
+
+  explicit SquareProblem(const SquareSpec& spec) : spec_(spec) {
+    if (spec.order != N) throw std::invalid_argument("order mismatch");
+    validate_square(N, spec.kind, kSquareMinOrder, kSquareMaxOrder);
+    groups_ = square_groups(N, spec.kind);
+    syms_ = square_symmetries(N);
+    std::vector<std::pair<int, int>> lt;
+    if (spec.symmetry_breaking) {
+      const int tl = 0, tr = N - 1, bl = N * (N - 1), br = kCells - 1;
+      lt = {{tl, tr}, {tl, bl}, {tl, br}, {tr, bl}};
+    }
+    plan_ = make_plan(kCells, groups_, {}, lt);
+    if (groups_.size() > kMaxGroups) throw std::logic_error("too many groups");
+    compile();
+  }
+
+  nlohmann::json describe() const {
+    return {{"name", "square"}, {"order", N}, {"kind", to_string(spec_.kind)},
+            {"symmetry_breaking", spec_.symmetry_breaking}};
+  }
+  int default_split_depth() const { return N == 3 ? 2 : 3; }
+  Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
+  bool has_group() const { return true; }
+  const Plan& plan() const { return plan_; }
+
+  template <class F>
+  void expand(int depth, F&& on_prefix) const {
+    State s{};
+    Expander<F> ex{on_prefix, depth};
+    dfs(s, ex);
+  }
+
+  template <class Ctx>
+  void solve(const State& s, Ctx& ctx) const {
+    Solver<Ctx> sv{ctx};
+    dfs(s, sv);
+  }
+
+  Solution canonical(const Solution& s) const {
+    Solution best = s;
+    for (const auto& perm : syms_) {
+      Solution img;
+      for (int c = 0; c < kCells; ++c) img[c] = s[perm[c]];
+      if (img < best) best = img;
+    }
+    return best;
+  }
+  std::uint64_t orbit_size(const Solution& s) const {
+    std::vector<Solution> imgs;
+    for (const auto& perm : syms_) {
+      Solution img;
+      for (int c = 0; c < kCells; ++c) img[c] = s[perm[c]];
+      imgs.push_back(img);
+    }
+    std::sort(imgs.begin(), imgs.end());
+    return static_cast<std::uint64_t>(std::unique(imgs.begin(), imgs.end()) - imgs.begin());
+  }
+  nlohmann::json to_json(const Solution& s) const {
+    nlohmann::json rows = nlohmann::json::array();
+    for (int r = 0; r < N; ++r) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int c = 0; c < N; ++c) row.push_back(s[r * N + c]);
+      rows.push_back(row);
+    }
+    return rows;
+  }
+
+ private:
+  // The two traversal modes share one DFS; the mode is a template argument.
+  template <class F>
+  struct Expander {
+    F& on_prefix;
+    int depth;
+    static constexpr bool kExpand = true;
+  };
+  template <class Ctx>
+  struct Solver {
+    Ctx& ctx;
+    static constexpr bool kExpand = false;
+  };
+
+  // Flattened per-step tables: the hot loop reads only fixed arrays.
+  struct Touch {
+    std::uint8_t group;
+    std::uint8_t left;  // unknown cells of the group after this step
+  };
+  struct Step {
+    std::uint8_t cell;
+    std::int16_t forced_by;
+    std::uint8_t n_touch, n_less;
+    std::array<Touch, 12> touch;
+    std::array<std::pair<std::uint8_t, bool>, 4> less;
+  };
+
+  void compile() {
+    std::vector<int> unknown(groups_.size());
+    for (std::size_t g = 0; g < groups_.size(); ++g) unknown[g] = static_cast<int>(groups_[g].cells.size());
+    for (const PlanStep& ps : plan_.steps) {
+      Step st{};
+      st.cell = static_cast<std::uint8_t>(ps.cell);
+      st.forced_by = static_cast<std::int16_t>(ps.forced_by);
+      for (std::size_t g = 0; g < groups_.size(); ++g)
+        for (int c : groups_[g].cells)
+          if (c == ps.cell) {
+            if (st.n_touch == st.touch.size()) throw std::logic_error("cell in too many groups");
+            st.touch[st.n_touch++] = {static_cast<std::uint8_t>(g), static_cast<std::uint8_t>(--unknown[g])};
+          }
+      for (auto [other, smaller] : ps.less) st.less[st.n_less++] = {static_cast<std::uint8_t>(other), smaller};
+      steps_.push_back(st);
+      targets_.push_back(0);
+    }
+    targets_.assign(groups_.size(), 0);
+    for (std::size_t g = 0; g < groups_.size(); ++g) targets_[g] = groups_[g].target;
+  }
+
+  // Cheap bounds on the sum of k distinct free values: at least k times the
+  // smallest free value plus 0+1+..+(k-1), at most the mirror image.
+  static int low_sum(std::uint64_t free, int k) {
+    return free ? k * std::countr_zero(free) + k * (k - 1) / 2 : 1 << 20;
+  }
+  static int high_sum(std::uint64_t free, int k) {
+    return free ? k * (63 - std::countl_zero(free)) - k * (k - 1) / 2 : -1;
+  }
+
+  // Every group through the cell must stay completable: exact when full,
+  // otherwise the rest must lie between the smallest and largest sums the
+  // free values can still make.
+  bool fits(const State& s, const Step& st, int value, std::uint64_t free_after) const {
+    for (int i = 0; i < st.n_less; ++i) {
+      const auto [other, other_smaller] = st.less[i];
+      if (other_smaller ? !(s.v[other] < value) : !(value < s.v[other])) return false;
+    }
+    for (int i = 0; i < st.n_touch; ++i) {
+      const Touch t = st.touch[i];
+      const int rest = targets_[t.group] - s.sum[t.group] - value;
+      if (t.left == 0) {
+        if (rest != 0) return false;
+      } else if (rest < low_sum(free_after, t.left) || rest > high_sum(free_after, t.left)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  template <class Mode>
+  void dfs(const State& s, Mode& m) const {
+    if constexpr (Mode::kExpand) {
+      if (s.step == m.depth || s.step == steps_.size()) {
+        m.on_prefix(s);
+        return;
+      }
+    } else {
+      ++m.ctx.nodes;
+      if (m.ctx.stopped()) return;
+      if (s.step == steps_.size()) {
+        m.ctx.emit(s.v);
+        return;
+      }
+    }
+    const Step& st = steps_[s.step];
+    constexpr std::uint64_t all = ((std::uint64_t{1} << kCells) - 1) << 1;
+    const std::uint64_t free = all & ~s.used;
+    auto place = [&](int value) {
+      const std::uint64_t bit = std::uint64_t{1} << value;
+      State t = s;
+      t.v[st.cell] = static_cast<std::uint8_t>(value);
+      t.used |= bit;
+      for (int i = 0; i < st.n_touch; ++i) t.sum[st.touch[i].group] += static_cast<std::uint8_t>(value);
+      ++t.step;
+      dfs(t, m);
+    };
+    if (st.forced_by >= 0) {
+      const int value = targets_[st.forced_by] - s.sum[st.forced_by];
+      if (value >= 1 && value <= kCells && (free >> value & 1) &&
+          fits(s, st, value, free & ~(std::uint64_t{1} << value)))
+        place(value);
+      return;
+    }
+    // The bounds of every touched group and the symmetry inequalities narrow
+    // the candidates to one interval; that is the whole check for a branch.
+    int lo = 1, hi = kCells;
+    for (int i = 0; i < st.n_touch; ++i) {
+      const Touch t = st.touch[i];
+      const int rest = targets_[t.group] - s.sum[t.group];
+      lo = std::max(lo, t.left ? rest - high_sum(free, t.left) : rest);
+      hi = std::min(hi, t.left ? rest - low_sum(free, t.left) : rest);
+    }
+    for (int i = 0; i < st.n_less; ++i) {
+      const auto [other, other_smaller] = st.less[i];
+      if (other_smaller) lo = std::max(lo, s.v[other] + 1);
+      else hi = std::min(hi, s.v[other] - 1);
+    }
+    if (lo > hi) return;
+    const std::uint64_t range = (~std::uint64_t{0} >> (63 - hi)) & (~std::uint64_t{0} << lo);
+    for (std::uint64_t f = free & range; f; f &= f - 1) place(std::countr_zero(f));
+  }
+
+  SquareSpec spec_;
+  std::vector<SumGroup> groups_;
+  std::vector<std::vector<int>> syms_;
+  Plan plan_;
+  std::vector<Step> steps_;
+  std::vector<int> targets_;
+};
+
+}  // namespace magic

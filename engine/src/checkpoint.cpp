@@ -1,0 +1,62 @@
+#include "magic/checkpoint.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "magic/io.hpp"
+
+namespace magic {
+
+Checkpoint::Checkpoint(std::string path, nlohmann::json signature, double save_interval_seconds)
+    : path_(std::move(path)),
+      signature_(std::move(signature)),
+      interval_(save_interval_seconds),
+      last_save_(std::chrono::steady_clock::now()) {}
+
+bool Checkpoint::load() {
+  std::ifstream in(path_);
+  if (!in) return false;
+  nlohmann::json j;
+  try {
+    in >> j;
+    if (j.at("signature") != signature_)
+      throw std::runtime_error("checkpoint " + path_ + " belongs to a different run (" +
+                               j.at("signature").dump() + ")");
+    for (const auto& t : j.at("tasks")) {
+      TaskRecord r;
+      r.unique = t.at("unique").get<std::uint64_t>();
+      r.total = t.at("total").get<std::uint64_t>();
+      r.nodes = t.at("nodes").get<std::uint64_t>();
+      r.cpu_seconds = t.at("cpu").get<double>();
+      if (!Digest::parse(t.at("digest").get<std::string>(), r.digest))
+        throw std::runtime_error("bad digest");
+      for (const auto& kv : t.at("by_key")) r.by_key[kv.at(0).get<std::int64_t>()] = kv.at(1).get<std::uint64_t>();
+      done_[t.at("task").get<std::uint64_t>()] = r;
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("checkpoint " + path_ + " is corrupt: " + e.what());
+  }
+  return true;
+}
+
+void Checkpoint::record(std::uint64_t task, const TaskRecord& rec) {
+  done_[task] = rec;
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_save_).count() >= interval_) save();
+}
+
+void Checkpoint::save() {
+  nlohmann::json tasks = nlohmann::json::array();
+  for (const auto& [i, r] : done_) {
+    nlohmann::json kv = nlohmann::json::array();
+    for (const auto& [k, v] : r.by_key) kv.push_back({k, v});
+    tasks.push_back({{"task", i}, {"unique", r.unique}, {"total", r.total}, {"nodes", r.nodes},
+                     {"cpu", r.cpu_seconds}, {"digest", r.digest.hex()}, {"by_key", kv}});
+  }
+  AtomicFile f(path_);
+  f.write(nlohmann::json{{"signature", signature_}, {"tasks", tasks}}.dump());
+  f.commit();
+  last_save_ = std::chrono::steady_clock::now();
+}
+
+}  // namespace magic

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages magic-enum builds with, if any are missing.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
+      googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

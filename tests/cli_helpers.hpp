@@ -1,0 +1,52 @@
+#pragma once
+// Runs the real magic-enum binary and captures its exit code and output.
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+struct CliRun {
+  int code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "") {
+  static int seq = 0;
+  const std::string base = ::testing::TempDir() + "/cli_" + std::to_string(::getpid()) + "_" + std::to_string(seq++);
+  std::string cmd = std::string(MAGIC_BIN) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  if (!stdin_text.empty()) {
+    FILE* f = std::fopen((base + ".in").c_str(), "w");
+    std::fputs(stdin_text.c_str(), f);
+    std::fclose(f);
+    cmd += " <" + base + ".in";
+  } else {
+    cmd += " </dev/null";
+  }
+  const int status = std::system(cmd.c_str());
+  auto slurp = [](const std::string& p) {
+    std::string s;
+    if (FILE* f = std::fopen(p.c_str(), "r")) {
+      std::array<char, 4096> buf;
+      std::size_t n;
+      while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) s.append(buf.data(), n);
+      std::fclose(f);
+    }
+    return s;
+  };
+  CliRun r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  return r;
+}
+
+// A usage error: exit 2, exactly one line on stderr, no crash text.
+#define EXPECT_CLEAN_ERROR(run)                                                   \
+  do {                                                                            \
+    const CliRun& r_ = (run);                                                     \
+    EXPECT_EQ(r_.code, 2) << r_.err;                                              \
+    EXPECT_EQ(std::count(r_.err.begin(), r_.err.end(), '\n'), 1) << r_.err;       \
+    EXPECT_NE(r_.err.find("error"), std::string::npos) << r_.err;                 \
+    EXPECT_EQ(r_.err.find("terminate"), std::string::npos) << r_.err;             \
+  } while (0)
