@@ -1,8 +1,10 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <limits>
+#include <unistd.h>
 
 namespace cli {
 
@@ -105,5 +107,24 @@ void print_summary(std::ostream& os, const nlohmann::json& problem, const magic:
                 static_cast<unsigned long long>(r.nodes), r.wall_seconds, r.cpu_seconds);
   os << buf;
 }
+
+}  // namespace cli
+
+namespace cli {
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+void print_progress(const magic::Progress& p) {
+  // Shown only after a few seconds, so short runs stay silent.
+  if (p.elapsed < 3.0 || p.tasks_total == 0) return;
+  const double frac = static_cast<double>(p.tasks_done) / static_cast<double>(p.tasks_total);
+  const double eta = frac > 0 ? p.elapsed * (1 - frac) / frac : 0;
+  std::fprintf(stderr, "\r  tasks %llu/%llu (%.1f%%)  %.3g nodes/s  elapsed %.0fs  ETA %.0fs   ",
+               static_cast<unsigned long long>(p.tasks_done), static_cast<unsigned long long>(p.tasks_total),
+               100 * frac, static_cast<double>(p.nodes) / std::max(p.elapsed, 1e-9), p.elapsed, eta);
+  std::fflush(stderr);
+}
+
+void end_progress() { std::fputs("\r\033[K", stderr); }
 
 }  // namespace cli

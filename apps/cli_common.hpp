@@ -62,6 +62,9 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want);
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const Printer& pr);
 std::string problem_line(const nlohmann::json& problem);
+bool stderr_is_terminal();
+void print_progress(const magic::Progress& p);  // one \r-refreshed line on stderr
+void end_progress();
 
 template <class P>
 int execute(const P& p, const Common& c, const Printer& pr) {
@@ -89,8 +92,10 @@ int execute(const P& p, const Common& c, const Printer& pr) {
     out.solution(s);
     if (print_solutions) pr.human_solution(std::cout, s);
   };
+  if (!c.quiet && stderr_is_terminal()) ro.on_progress = print_progress;
   install_signal_handlers();
   const magic::RunResult r = magic::run(p, ro);
+  if (ro.on_progress) end_progress();
 
   nlohmann::json rest{{"counts", magic::counts_json(r, pr.by_key_name)},
                       {"exhaustive", r.exhaustive},
