@@ -61,6 +61,18 @@ std::vector<SumGroup> square_groups(int n, SquareKind kind) {
       g.push_back(a);
     }
   }
+  if (n == 4 && kind != SquareKind::Semi) {
+    // Implied by the lines, added because they prune near the root:
+    //   diagonals:  corners + centre           = 2S
+    //   rows 0,3:   corners + top/bottom middle = 2S
+    //   cols 1,2:   top/bottom middle + centre  = 2S
+    // so corners = centre = top/bottom middle = S, and likewise for the
+    // left/right middle cells (rows 1,2 and cols 0,3).
+    g.push_back({{at(0, 0), at(0, 3), at(3, 0), at(3, 3)}, line});
+    g.push_back({{at(1, 1), at(1, 2), at(2, 1), at(2, 2)}, line});
+    g.push_back({{at(0, 1), at(0, 2), at(3, 1), at(3, 2)}, line});
+    g.push_back({{at(1, 0), at(2, 0), at(1, 3), at(2, 3)}, line});
+  }
   if (kind == SquareKind::Associative) {
     for (int c = 0; c < nn; ++c) {
       const int o = nn - 1 - c;

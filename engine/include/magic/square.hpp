@@ -36,7 +36,7 @@ template <int N>
 class SquareProblem {
  public:
   static constexpr int kCells = N * N;
-  static constexpr int kMaxGroups = 4 * N + 3 * N * N / 2 + 1;  // most-perfect has the most
+  static constexpr int kMaxGroups = 4 * N + 3 * N * N / 2 + 5;  // most-perfect + implied
   using Solution = std::array<std::uint8_t, kCells>;
   struct State {
     std::array<std::uint8_t, kCells> v;

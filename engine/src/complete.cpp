@@ -1,0 +1,216 @@
+#include "magic/complete.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <limits>
+#include <map>
+
+namespace magic {
+namespace {
+
+std::string where(int n, int cell) {
+  return "row " + std::to_string(cell / n + 1) + ", column " + std::to_string(cell % n + 1);
+}
+
+// A token quoted in an error message: short and printable.
+std::string quote(std::string_view t) {
+  std::string s;
+  for (char ch : t.substr(0, 24)) s += std::isprint(static_cast<unsigned char>(ch)) ? ch : '?';
+  if (t.size() > 24) s += "...";
+  return "'" + s + "'";
+}
+
+// Shape checks shared by both input forms: rows[r] holds row r.
+Puzzle from_rows(const std::vector<std::vector<std::int64_t>>& rows) {
+  if (rows.empty()) throw std::invalid_argument("empty grid: expected N rows of N numbers");
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].empty()) throw std::invalid_argument("row " + std::to_string(r + 1) + " is empty");
+    if (rows[r].size() != rows[0].size())
+      throw std::invalid_argument("ragged grid: row " + std::to_string(r + 1) + " has " +
+                                  std::to_string(rows[r].size()) + " numbers, row 1 has " +
+                                  std::to_string(rows[0].size()));
+  }
+  if (rows.size() != rows[0].size())
+    throw std::invalid_argument("grid is not square: " + std::to_string(rows.size()) + " rows of " +
+                                std::to_string(rows[0].size()) + " numbers");
+  const int n = static_cast<int>(rows.size());
+  if (n < kCompleteMinOrder || n > kCompleteMaxOrder)
+    throw std::invalid_argument("order " + std::to_string(n) + " is not supported (orders " +
+                                std::to_string(kCompleteMinOrder) + " to " + std::to_string(kCompleteMaxOrder) +
+                                ")");
+  Puzzle p;
+  p.order = n;
+  for (const auto& row : rows) p.cells.insert(p.cells.end(), row.begin(), row.end());
+  return p;
+}
+
+}  // namespace
+
+Puzzle parse_puzzle(const nlohmann::json& j) {
+  if (!j.is_array()) throw std::invalid_argument("expected a list of rows, got " + std::string(j.type_name()));
+  // Anything larger is not a grid we could support; stop before copying it.
+  if (j.size() > 64) throw std::invalid_argument("grid has " + std::to_string(j.size()) + " rows; at most " +
+                                                 std::to_string(kCompleteMaxOrder) + " are supported");
+  std::vector<std::vector<std::int64_t>> rows;
+  for (std::size_t r = 0; r < j.size(); ++r) {
+    const auto& row = j[r];
+    if (!row.is_array())
+      throw std::invalid_argument("row " + std::to_string(r + 1) + " is not a list of numbers (got " +
+                                  row.type_name() + ")");
+    if (row.size() > 64)
+      throw std::invalid_argument("row " + std::to_string(r + 1) + " has " + std::to_string(row.size()) +
+                                  " numbers; at most " + std::to_string(kCompleteMaxOrder) + " are supported");
+    rows.emplace_back();
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const auto& x = row[c];
+      const std::string at = "row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1);
+      if (x.is_number_unsigned()) {
+        const auto u = x.get<std::uint64_t>();
+        rows.back().push_back(u > std::uint64_t{std::numeric_limits<std::int64_t>::max()}
+                                  ? std::numeric_limits<std::int64_t>::max()
+                                  : static_cast<std::int64_t>(u));
+      } else if (x.is_number_integer()) {
+        rows.back().push_back(x.get<std::int64_t>());
+      } else {
+        std::string got = x.dump();
+        throw std::invalid_argument(at + ": expected a whole number, got " + quote(got));
+      }
+    }
+  }
+  return from_rows(rows);
+}
+
+Puzzle parse_puzzle(std::string_view text) {
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 BOM
+  const auto first = text.find_first_not_of(" \t\r\n\f\v");
+  if (first == std::string_view::npos) throw std::invalid_argument("empty input: expected a grid");
+  if (text[first] == '[') {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      std::string msg = e.what();
+      if (const auto k = msg.find("] "); msg.rfind("[json.exception", 0) == 0 && k != std::string::npos)
+        msg = msg.substr(k + 2);
+      throw std::invalid_argument("malformed JSON: " + msg);
+    }
+    return parse_puzzle(j);
+  }
+  // Plain text: one row per non-empty line.
+  std::vector<std::vector<std::int64_t>> rows;
+  std::size_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    auto end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    std::vector<std::int64_t> row;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      const char ch = line[i];
+      if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',') {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])) && line[j] != ',') ++j;
+      const std::string_view tok = line.substr(i, j - i);
+      i = j;
+      if (tok == ".") {
+        row.push_back(0);
+        continue;
+      }
+      std::int64_t v = 0;
+      const char* b = tok.data();
+      const char* e = tok.data() + tok.size();
+      if (*b == '+') ++b;
+      const auto [ptr, ec] = std::from_chars(b, e, v);
+      if (ec == std::errc::result_out_of_range && ptr == e)
+        throw std::invalid_argument("line " + std::to_string(line_no) + ": number " + quote(tok) + " is far too large");
+      if (ec != std::errc{} || ptr != e || b == e)
+        throw std::invalid_argument("line " + std::to_string(line_no) + ": expected a whole number, got " +
+                                    quote(tok));
+      row.push_back(v);
+      if (row.size() > 64)
+        throw std::invalid_argument("line " + std::to_string(line_no) + " has more than 64 numbers; at most " +
+                                    std::to_string(kCompleteMaxOrder) + " are supported");
+    }
+    if (row.empty()) continue;
+    rows.push_back(std::move(row));
+    if (rows.size() > 64)
+      throw std::invalid_argument("grid has more than 64 rows; at most " + std::to_string(kCompleteMaxOrder) +
+                                  " are supported");
+  }
+  return from_rows(rows);
+}
+
+std::string group_name(int n, const SumGroup& g) {
+  const auto& c = g.cells;
+  auto all = [&](auto pred) { return std::all_of(c.begin(), c.end(), pred); };
+  if (static_cast<int>(c.size()) == n) {
+    if (all([&](int x) { return x / n == c[0] / n; })) return "row " + std::to_string(c[0] / n + 1);
+    if (all([&](int x) { return x % n == c[0] % n; })) return "column " + std::to_string(c[0] % n + 1);
+    if (all([&](int x) { return x / n == x % n; })) return "main diagonal";
+    if (all([&](int x) { return x / n + x % n == n - 1; })) return "anti-diagonal";
+  }
+  std::string s;
+  for (int x : c) s += (s.empty() ? "" : " + ") + std::string("(") + std::to_string(x / n + 1) + "," +
+                       std::to_string(x % n + 1) + ")";
+  if (static_cast<int>(c.size()) == n) return "broken diagonal " + s;
+  return "group " + s;
+}
+
+void check_puzzle(const Puzzle& p, SquareKind kind) {
+  const int n = p.order;
+  if (n < kCompleteMinOrder || n > kCompleteMaxOrder)
+    throw std::invalid_argument("order " + std::to_string(n) + " is not supported (orders " +
+                                std::to_string(kCompleteMinOrder) + " to " + std::to_string(kCompleteMaxOrder) +
+                                ")");
+  if (p.cells.size() != static_cast<std::size_t>(n * n))
+    throw std::invalid_argument("grid of order " + std::to_string(n) + " needs " + std::to_string(n * n) +
+                                " cells");
+  validate_square(n, kind, kCompleteMinOrder, kCompleteMaxOrder);
+  const std::int64_t nn = n * n;
+  std::map<std::int64_t, int> seen;
+  for (int c = 0; c < n * n; ++c) {
+    const std::int64_t v = p.cells[c];
+    if (v < 0) throw std::invalid_argument("negative number " + std::to_string(v) + " at " + where(n, c));
+    if (v > nn)
+      throw std::invalid_argument("number " + std::to_string(v) + " at " + where(n, c) + " is above " +
+                                  std::to_string(nn) + " (values are 1.." + std::to_string(nn) + ", 0 = blank)");
+    if (v == 0) continue;
+    if (const auto [it, fresh] = seen.emplace(v, c); !fresh)
+      throw std::invalid_argument("number " + std::to_string(v) + " is given twice, at " + where(n, it->second) +
+                                  " and at " + where(n, c));
+  }
+  for (const SumGroup& g : square_groups(n, kind)) {
+    std::int64_t sum = 0;
+    bool full = true;
+    for (int c : g.cells) {
+      sum += p.cells[c];
+      full = full && p.cells[c] != 0;
+    }
+    if (sum > g.target)
+      throw std::invalid_argument(group_name(n, g) + " already sums to " + std::to_string(sum) + ", over its sum " +
+                                  std::to_string(g.target));
+    if (full && sum != g.target)
+      throw std::invalid_argument(group_name(n, g) + " is full but sums to " + std::to_string(sum) +
+                                  ", not " + std::to_string(g.target));
+  }
+}
+
+std::string impossible_reason(int order, SquareKind kind) {
+  // Classical results: pandiagonal squares exist exactly for orders n >= 4
+  // with n != 2 (mod 4); associative squares do not exist for n = 2 (mod 4).
+  if (kind == SquareKind::Pandiagonal && (order == 3 || order % 4 == 2))
+    return "no pandiagonal magic square of order " + std::to_string(order) +
+           " exists (none for order 3 or orders 2 mod 4)";
+  if (kind == SquareKind::Associative && order % 4 == 2)
+    return "no associative magic square of order " + std::to_string(order) + " exists (none for orders 2 mod 4)";
+  return "";
+}
+
+}  // namespace magic
