@@ -40,6 +40,7 @@ void add_square(CLI::App& app, Action& action) {
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 8 orientations and keep the canonical ones, instead of symmetry breaking");
   add_common(sub, args->common);
+  add_svg_option(sub, args->common);
   sub->callback([args, &action] {
     action = [args]() -> int {
       const auto kind = magic::parse_square_kind(args->kind);

@@ -3,7 +3,9 @@
 add_library(magic_options INTERFACE)
 target_compile_options(magic_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
   # Designated initialisers of option structs leave the rest defaulted on purpose.
-  -Wno-missing-field-initializers)
+  -Wno-missing-field-initializers
+  # GCC 12 reports false -Wrestrict hits inside std::string operator+ (GCC PR 105329).
+  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
 if(MAGIC_NATIVE)
   target_compile_options(magic_options INTERFACE -march=native)
 endif()

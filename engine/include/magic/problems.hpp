@@ -15,4 +15,7 @@ struct SpecRun {
 // Throws std::invalid_argument for an unknown or malformed spec.
 SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro = {});
 
+// The name under which a problem reports counts.by_key ("" if it has none).
+std::string by_key_name(const nlohmann::json& problem);
+
 }  // namespace magic

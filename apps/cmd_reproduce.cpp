@@ -1,0 +1,80 @@
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "magic/io.hpp"
+#include "magic/reproduce.hpp"
+
+namespace cli {
+namespace {
+
+struct ReproduceArgs {
+  std::string out = "results";
+  bool quick = false;
+  bool full = false;
+  unsigned threads = 0;
+  std::string data;
+  bool no_baselines = false;
+  bool quiet = false;
+};
+
+std::string bin_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.parent_path().string();
+}
+
+void add_reproduce(CLI::App& app, Action& action) {
+  auto a = std::make_shared<ReproduceArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "reproduce", "rerun every result of the source documents and compare counts and times side by side");
+  sub->add_option("--out", a->out, "directory for the per-problem JSON/SVG and report.json/report.md")
+      ->default_str("results");
+  auto* quick = sub->add_flag("--quick", a->quick, "circles up to n=15, about a minute on 2 cores (default)");
+  sub->add_flag("--full", a->full, "also circles n=16 and 17 (and their ports: tens of minutes)")->excludes(quick);
+  sub->add_option("--threads,-t", a->threads, "worker threads (default: all cores)")->check(CLI::Range(1u, 4096u));
+  sub->add_option("--data", a->data, "documents data file (default: the copy built in)");
+  sub->add_flag("--no-baselines", a->no_baselines, "skip timing the ports of the documents' algorithms");
+  sub->add_flag("--quiet,-q", a->quiet, "print only the final table");
+  sub->callback([a, &action] {
+    action = [a]() -> int {
+      magic::ReproduceOptions ro;
+      try {
+        ro.documents = nlohmann::json::parse(a->data.empty() ? std::string(magic::embedded_documents())
+                                                             : magic::read_file(a->data));
+        (void)ro.documents.at("rows");
+      } catch (const nlohmann::json::exception& e) {
+        throw UsageError("bad documents data file: " + std::string(e.what()));
+      }
+      ro.out_dir = a->out;
+      ro.full = a->full;
+      ro.threads = a->threads;
+      if (!a->no_baselines) ro.baseline_dir = bin_dir();
+      const bool tty = !a->quiet && ::isatty(STDERR_FILENO);
+      if (tty) ro.on_step = [](const std::string& s) { std::cerr << "\r\033[K" << s << std::flush; };
+      else if (!a->quiet) ro.on_step = [](const std::string& s) { std::cerr << s << "\n"; };
+      try {
+        std::filesystem::create_directories(ro.out_dir);
+      } catch (const std::exception& e) {
+        throw UsageError("cannot create --out directory " + ro.out_dir + ": " + e.what());
+      }
+      const nlohmann::json report = magic::reproduce(ro);
+      if (tty) std::cerr << "\r\033[K";
+      const std::string md = magic::report_markdown(report);
+      std::cout << md.substr(0, md.find("\n## Pictures")) << "\nWritten to " << ro.out_dir
+                << "/ (report.md, report.json, one JSON and SVG per problem)\n";
+      if (!report.at("all_match").get<bool>()) {
+        std::cerr << "magic-enum: error: some results do not match the documents (see report.md)\n";
+        return kNoSolution;
+      }
+      return kOk;
+    };
+  });
+}
+
+const RegisterCommand reg(90, add_reproduce);
+
+}  // namespace
+}  // namespace cli

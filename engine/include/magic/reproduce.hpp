@@ -1,0 +1,28 @@
+#pragma once
+// `magic-enum reproduce`: runs every result the documents report (listed in
+// data/documents.json), times the C++ ports of the documents' algorithms
+// side by side, and writes one JSON + SVG per problem plus report.json/.md.
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace magic {
+
+struct ReproduceOptions {
+  nlohmann::json documents;  // contents of data/documents.json
+  std::string out_dir = "results";
+  bool full = false;         // include rows marked full_only
+  unsigned threads = 0;      // 0 = all cores
+  std::string baseline_dir;  // where bin/baseline-* live; empty = skip baselines
+  std::function<void(const std::string& line)> on_step;  // progress, one short line
+};
+
+// Runs everything and returns report.json's content; writes the files.
+nlohmann::json reproduce(const ReproduceOptions& opt);
+std::string report_markdown(const nlohmann::json& report);
+
+// The documents' data file, compiled in at build time.
+const char* embedded_documents();
+
+}  // namespace magic

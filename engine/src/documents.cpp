@@ -1,0 +1,6 @@
+#include "magic/documents_data.hpp"
+#include "magic/reproduce.hpp"
+
+namespace magic {
+const char* embedded_documents() { return kDocumentsJson; }
+}  // namespace magic

@@ -1,0 +1,266 @@
+#include "magic/reproduce.hpp"
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "magic/io.hpp"
+#include "magic/problems.hpp"
+#include "magic/result.hpp"
+#include "magic/svg.hpp"
+
+namespace magic {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kPictured = 4;  // solutions drawn per problem
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs a baseline port; its last stdout line is {"count": N, "seconds": T}.
+nlohmann::json run_baseline(const std::string& dir, const nlohmann::json& b, const std::string& grid_file) {
+  const std::string exe = (fs::path(dir) / ("baseline-" + b.at("program").get<std::string>())).string();
+  if (!fs::exists(exe)) return {{"error", "not built: " + exe}};
+  std::string cmd = shell_quote(exe);
+  std::string shown = "baseline-" + b.at("program").get<std::string>();
+  for (const auto& a : b.at("args")) {
+    std::string arg = a.get<std::string>();
+    if (arg == "{grid_file}") arg = grid_file;
+    cmd += " " + shell_quote(arg);
+    shown += " " + (arg == grid_file ? fs::path(arg).filename().string() : arg);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  FILE* p = ::popen((cmd + " 2>/dev/null").c_str(), "r");
+  if (!p) return {{"error", "cannot start " + exe}};
+  std::string out, last;
+  std::array<char, 4096> buf;
+  while (std::fgets(buf.data(), buf.size(), p)) {
+    const std::string line = buf.data();
+    if (line.find_first_not_of(" \r\n") != std::string::npos) last = line;
+  }
+  const int status = ::pclose(p);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  nlohmann::json r{{"command", shown}, {"process_seconds", wall}};
+  try {
+    const auto j = nlohmann::json::parse(last);
+    r["count"] = j.at("count");
+    r["seconds"] = j.at("seconds");
+  } catch (const std::exception&) {
+    r["error"] = "unexpected output (exit status " + std::to_string(status) + ")";
+  }
+  return r;
+}
+
+bool counts_match(const nlohmann::json& doc, const nlohmann::json& ours) {
+  for (auto it = doc.begin(); it != doc.end(); ++it)
+    if (!ours.contains(it.key()) || ours.at(it.key()) != it.value()) return false;
+  return true;
+}
+
+std::string fmt_seconds(double s) {
+  char b[32];
+  if (s < 0.001) std::snprintf(b, sizeof b, "%.0f µs", s * 1e6);
+  else if (s < 1) std::snprintf(b, sizeof b, "%.2f ms", s * 1e3);
+  else std::snprintf(b, sizeof b, "%.2f s", s);
+  return b;
+}
+
+std::string fmt_ratio(double r) {
+  char b[32];
+  std::snprintf(b, sizeof b, r >= 100 ? "%.0fx" : "%.1fx", r);
+  return b;
+}
+
+}  // namespace
+
+nlohmann::json reproduce(const ReproduceOptions& opt) {
+  fs::create_directories(opt.out_dir);
+  nlohmann::json rows = nlohmann::json::array();
+  const auto& all = opt.documents.at("rows");
+  std::size_t index = 0, total = 0;
+  for (const auto& row : all) total += opt.full || !row.value("full_only", false);
+  nlohmann::json largest;
+  double largest_wall = -1;
+
+  for (const auto& row : all) {
+    if (!opt.full && row.value("full_only", false)) continue;
+    const std::string id = row.at("id");
+    ++index;
+    auto step = [&](const std::string& what) {
+      if (opt.on_step) opt.on_step("[" + std::to_string(index) + "/" + std::to_string(total) + "] " + id + ": " + what);
+    };
+    step("running");
+    RunOptions ro;
+    ro.threads = opt.threads;
+    ro.solutions = kPictured;
+    std::vector<nlohmann::json> sols;
+    ro.on_solution = [&](const nlohmann::json& s) { sols.push_back(s); };
+    const SpecRun run = run_spec(row.at("spec"), ro);
+    const RunResult& r = run.result;
+    const std::string key_name = by_key_name(run.problem);
+    const nlohmann::json counts = counts_json(r, key_name);
+
+    nlohmann::json result{{"problem", run.problem}, {"solutions", sols}, {"counts", counts},
+                          {"exhaustive", r.exhaustive}, {"digest", r.digest.hex()}, {"run", run_json(r)}};
+    {
+      AtomicFile f((fs::path(opt.out_dir) / (id + ".json")).string());
+      f.write(result.dump(2) + "\n");
+      f.commit();
+    }
+    std::string svg_file;
+    if (!sols.empty()) {
+      svg_file = id + ".svg";
+      AtomicFile f((fs::path(opt.out_dir) / svg_file).string());
+      f.write(render_svg(run.problem, sols));
+      f.commit();
+    }
+
+    nlohmann::json rep{{"id", id},
+                       {"title", row.at("title")},
+                       {"document", row.at("document")},
+                       {"doc_counts", row.at("counts")},
+                       {"our_counts", counts},
+                       {"match", counts_match(row.at("counts"), counts)},
+                       {"digest", r.digest.hex()},
+                       {"our_seconds", r.wall_seconds},
+                       {"threads", r.threads},
+                       {"json", id + ".json"}};
+    if (!svg_file.empty()) rep["svg"] = svg_file;
+    if (row.contains("answer")) {
+      const bool found = std::find(sols.begin(), sols.end(), row.at("answer")) != sols.end();
+      rep["answer_found"] = found;
+      if (!found) rep["match"] = false;
+    }
+    if (!row.at("times").empty()) {
+      const auto& t = row.at("times").at(0);  // the document's headline time
+      rep["doc_time"] = t;
+      rep["speedup_vs_doc"] = t.at("seconds").get<double>() / std::max(r.wall_seconds, 1e-9);
+    }
+    if (row.contains("baseline") && !opt.baseline_dir.empty()) {
+      step("timing the port of the document's algorithm");
+      std::string grid_file;
+      if (row.at("spec").contains("grid")) {
+        grid_file = (fs::path(opt.out_dir) / (id + ".grid.json")).string();
+        AtomicFile f(grid_file);
+        f.write(row.at("spec").at("grid").dump() + "\n");
+        f.commit();
+      }
+      nlohmann::json b = run_baseline(opt.baseline_dir, row.at("baseline"), grid_file);
+      if (!grid_file.empty()) fs::remove(grid_file);
+      if (b.contains("seconds"))
+        rep["speedup_vs_baseline"] = b.at("seconds").get<double>() / std::max(r.wall_seconds, 1e-9);
+      rep["baseline"] = b;
+    }
+    if (r.wall_seconds > largest_wall) {
+      largest_wall = r.wall_seconds;
+      largest = row;
+    }
+    rows.push_back(rep);
+  }
+
+  nlohmann::json report{{"version", BuildInfo::version()},
+                        {"compiler", BuildInfo::compiler()},
+                        {"flags", BuildInfo::flags()},
+                        {"mode", opt.full ? "full" : "quick"},
+                        {"rows", rows}};
+  if (!largest.is_null()) {
+    // Thread scaling on the largest problem: 1 thread against all, same run.
+    if (opt.on_step) opt.on_step("thread scaling: " + largest.at("id").get<std::string>() + " on 1 thread");
+    RunOptions one;
+    one.threads = 1;
+    const RunResult r1 = run_spec(largest.at("spec"), one).result;
+    RunOptions many;
+    many.threads = opt.threads;
+    const RunResult rn = run_spec(largest.at("spec"), many).result;
+    report["scaling"] = {{"id", largest.at("id")},
+                         {"threads", rn.threads},
+                         {"seconds_1_thread", r1.wall_seconds},
+                         {"seconds_all_threads", rn.wall_seconds},
+                         {"speedup", r1.wall_seconds / std::max(rn.wall_seconds, 1e-9)},
+                         {"same_digest", r1.digest == rn.digest}};
+  }
+  bool all_match = true;
+  for (const auto& r : rows) all_match = all_match && r.at("match").get<bool>();
+  report["all_match"] = all_match;
+
+  AtomicFile fj((fs::path(opt.out_dir) / "report.json").string());
+  fj.write(report.dump(2) + "\n");
+  fj.commit();
+  AtomicFile fm((fs::path(opt.out_dir) / "report.md").string());
+  fm.write(report_markdown(report));
+  fm.commit();
+  return report;
+}
+
+std::string report_markdown(const nlohmann::json& report) {
+  std::ostringstream o;
+  o << "# magic-enum reproduce (" << report.at("mode").get<std::string>() << ")\n\n"
+    << "magic-enum " << report.at("version").get<std::string>() << ", " << report.at("compiler").get<std::string>()
+    << ", flags `" << report.at("flags").get<std::string>() << "`.  Our time and the port's time were measured "
+    << "in this run, on this machine; the document's time is the document's own, on its own hardware.\n\n"
+    << "| problem | doc | document's count | our count | | our time | threads | document's time (hardware) "
+       "| port of the document's algorithm | vs port | vs document |\n"
+    << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  auto counts_text = [](const nlohmann::json& c) {
+    std::string s;
+    for (auto it = c.begin(); it != c.end(); ++it) {
+      if (!s.empty()) s += ", ";
+      if (it->is_object()) {
+        std::string m;
+        for (auto kv = it->begin(); kv != it->end(); ++kv) m += (m.empty() ? "" : " ") + kv.key() + ":" + kv->dump();
+        s += it.key() + " {" + m + "}";
+      } else {
+        s += it.key() + " " + it->dump();
+      }
+    }
+    return s;
+  };
+  for (const auto& r : report.at("rows")) {
+    o << "| " << r.at("title").get<std::string>() << " | " << r.at("document").get<std::string>() << " | "
+      << counts_text(r.at("doc_counts")) << " | " << counts_text(r.at("our_counts")) << " | "
+      << (r.at("match").get<bool>() ? "match" : "**MISMATCH**") << " | " << fmt_seconds(r.at("our_seconds"))
+      << " | " << r.at("threads") << " | ";
+    if (r.contains("doc_time")) {
+      const auto& t = r.at("doc_time");
+      o << fmt_seconds(t.at("seconds")) << " (" << t.at("language").get<std::string>() << ", "
+        << t.at("hardware").get<std::string>() << ")";
+    } else {
+      o << "not reported";
+    }
+    o << " | ";
+    if (r.contains("baseline")) {
+      const auto& b = r.at("baseline");
+      if (b.contains("seconds")) o << fmt_seconds(b.at("seconds")) << " (`" << b.at("command").get<std::string>() << "`)";
+      else o << b.value("error", "failed");
+    } else {
+      o << "-";
+    }
+    o << " | " << (r.contains("speedup_vs_baseline") ? fmt_ratio(r.at("speedup_vs_baseline")) : "-") << " | "
+      << (r.contains("speedup_vs_doc") ? fmt_ratio(r.at("speedup_vs_doc")) : "-") << " |\n";
+  }
+  if (report.contains("scaling")) {
+    const auto& s = report.at("scaling");
+    o << "\nThread scaling on the largest problem (" << s.at("id").get<std::string>() << "): "
+      << fmt_seconds(s.at("seconds_1_thread")) << " on 1 thread, " << fmt_seconds(s.at("seconds_all_threads"))
+      << " on " << s.at("threads") << " threads: " << fmt_ratio(s.at("speedup")) << " speedup"
+      << (s.at("same_digest").get<bool>() ? ", same digest" : ", **DIGEST DIFFERS**") << ".\n";
+  }
+  o << "\n## Pictures\n\n";
+  for (const auto& r : report.at("rows"))
+    if (r.contains("svg"))
+      o << "### " << r.at("title").get<std::string>() << "\n\n![" << r.at("id").get<std::string>() << "]("
+        << r.at("svg").get<std::string>() << ")\n\n";
+  return o.str();
+}
+
+}  // namespace magic
