@@ -2,6 +2,7 @@
 
 #include "known_counts.hpp"
 #include "magic/problems.hpp"
+#include "magic/reproduce.hpp"
 
 namespace {
 
@@ -33,5 +34,31 @@ std::string name_of(const ::testing::TestParamInfo<KnownCount>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, KnownCounts, ::testing::ValuesIn(known_counts()), name_of);
+
+// The documents' own figures live only in data/documents.json; every row of
+// it is a known count too (full_only rows are the slow ones).
+std::vector<KnownCount> document_counts() {
+  std::vector<KnownCount> out;
+  const auto d = nlohmann::json::parse(magic::embedded_documents());
+  for (const auto& r : d.at("rows")) {
+    KnownCount k{r.at("spec"), r.at("counts").at("unique").get<std::uint64_t>(), std::nullopt,
+                 "document " + r.at("document").get<std::string>(), r.value("full_only", false)};
+    if (r.at("counts").contains("total")) k.total = r.at("counts").at("total").get<std::uint64_t>();
+    out.push_back(k);
+  }
+  return out;
+}
+
+class DocumentCounts : public KnownCounts {};
+TEST_P(DocumentCounts, EngineMatchesDocument) {
+  const KnownCount& k = GetParam();
+  if (k.slow && !std::getenv("MAGIC_SLOW_TESTS")) GTEST_SKIP() << "slow; set MAGIC_SLOW_TESTS=1";
+  magic::RunOptions ro;
+  ro.threads = 2;
+  const auto run = magic::run_spec(k.spec, ro);
+  EXPECT_EQ(run.result.unique, k.unique) << k.spec.dump() << " (" << k.source << ")";
+  if (k.total) EXPECT_EQ(run.result.total, *k.total) << k.spec.dump();
+}
+INSTANTIATE_TEST_SUITE_P(Documents, DocumentCounts, ::testing::ValuesIn(document_counts()), name_of);
 
 }  // namespace

@@ -1,0 +1,121 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+#include "magic/reproduce.hpp"
+#include "magic/svg.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json documents() { return nlohmann::json::parse(magic::embedded_documents()); }
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::path(::testing::TempDir()) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// A real renderer must accept the file: rsvg-convert parses the XML and draws it.
+void expect_renders(const fs::path& svg) {
+  const fs::path png = svg.string() + ".png";
+  const std::string cmd = "rsvg-convert '" + svg.string() + "' -o '" + png.string() + "' 2>/dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << svg;
+  ASSERT_TRUE(fs::exists(png));
+  EXPECT_GT(fs::file_size(png), 1000u);
+}
+
+}  // namespace
+
+TEST(Documents, DataFileIsWellFormed) {
+  const auto d = documents();
+  std::vector<std::string> ids;
+  for (const auto& r : d.at("rows")) {
+    ids.push_back(r.at("id"));
+    EXPECT_TRUE(d.at("documents").contains(r.at("document").get<std::string>())) << r.at("id");
+    EXPECT_TRUE(r.at("spec").contains("name"));
+    EXPECT_TRUE(r.at("counts").contains("unique"));
+    for (const auto& t : r.at("times")) {
+      EXPECT_GT(t.at("seconds").get<double>(), 0);
+      EXPECT_TRUE(t.contains("hardware"));
+      EXPECT_TRUE(t.contains("language"));
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << "duplicate row id";
+}
+
+TEST(Reproduce, SquareRowsMatchAndWriteEveryFile) {
+  auto d = documents();
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : d.at("rows"))
+    if (r.at("spec").at("name") == "square") rows.push_back(r);
+  ASSERT_EQ(rows.size(), 2u);
+  d["rows"] = rows;
+  const fs::path dir = fresh_dir("reproduce_square");
+  magic::ReproduceOptions ro;
+  ro.documents = d;
+  ro.out_dir = dir.string();
+  ro.threads = 2;
+  ro.baseline_dir = fs::path(MAGIC_BIN).parent_path().string();
+  const auto report = magic::reproduce(ro);
+  EXPECT_TRUE(report.at("all_match").get<bool>());
+  for (const auto& r : report.at("rows")) {
+    EXPECT_TRUE(r.at("match").get<bool>()) << r.dump();
+    const auto result = nlohmann::json::parse(std::ifstream(dir / r.at("json").get<std::string>()));
+    EXPECT_EQ(result.at("counts"), r.at("our_counts"));
+    EXPECT_EQ(result.at("digest"), r.at("digest"));
+    expect_renders(dir / r.at("svg").get<std::string>());
+  }
+  // The 4x4 row has a port of seed 001 and must report its time and the ratio.
+  const auto& sq4 = report.at("rows").at(1);
+  ASSERT_TRUE(sq4.contains("baseline")) << sq4.dump();
+  EXPECT_EQ(sq4.at("baseline").at("count"), 880);
+  EXPECT_GT(sq4.at("speedup_vs_baseline").get<double>(), 0);
+  EXPECT_TRUE(report.at("scaling").at("same_digest").get<bool>());
+  EXPECT_TRUE(fs::exists(dir / "report.json"));
+  std::ifstream md(dir / "report.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("| match |"), std::string::npos);
+  EXPECT_NE(text.find("![square-4](square-4.svg)"), std::string::npos);
+}
+
+TEST(Reproduce, AWrongDocumentCountIsReportedAsMismatch) {
+  auto d = documents();
+  nlohmann::json row = d.at("rows").at(0);
+  row["counts"]["unique"] = 2;  // the 3x3 square has 1
+  d["rows"] = nlohmann::json::array({row});
+  const fs::path dir = fresh_dir("reproduce_mismatch");
+  std::ofstream(dir / "docs.json") << d.dump();
+  const auto r = run_cli("reproduce -q --no-baselines --out " + (dir / "out").string() + " --data " +
+                         (dir / "docs.json").string());
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("MISMATCH"), std::string::npos) << r.out;
+}
+
+TEST(Reproduce, BadDataFileIsAUsageError) {
+  const fs::path dir = fresh_dir("reproduce_bad");
+  std::ofstream(dir / "bad.json") << "{not json";
+  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "bad.json").string()));
+  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "missing.json").string()));
+  EXPECT_CLEAN_ERROR(run_cli("reproduce --quick --full"));
+}
+
+TEST(Svg, SquarePictureIsValidAndRenders) {
+  const fs::path dir = fresh_dir("svg_square");
+  const auto r = run_cli("square --order 3 -q --svg " + (dir / "s.svg").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_renders(dir / "s.svg");
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 -q --svg /no/such/dir/s.svg"));
+}
+
+TEST(Svg, UnknownProblemHasNoPicture) {
+  EXPECT_THROW(magic::render_svg({{"name", "nope"}}, {nlohmann::json::array()}), std::invalid_argument);
+}
