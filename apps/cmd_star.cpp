@@ -1,0 +1,86 @@
+#include <iostream>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "magic/star.hpp"
+
+namespace cli {
+namespace {
+
+struct StarArgs {
+  int n = 5;
+  std::string numbers;
+  int equal_lines = 0;
+  int sum = 0;
+  bool all_orientations = false;
+  Common common;
+};
+
+// One line per solution: the values by point label, then the line sums.
+void print_star(std::ostream& os, const nlohmann::json& s) {
+  os << "[";
+  bool first = true;
+  for (const auto& v : s.at("points")) {
+    os << (first ? "" : " ") << (v.get<int>() < 10 ? " " : "") << v.get<int>();
+    first = false;
+  }
+  os << "]  sum " << s.at("sum").get<int>() << "  lines";
+  for (const auto& v : s.at("line_sums")) os << " " << v.get<int>();
+  os << "\n";
+}
+
+template <int N>
+int run_n(const magic::StarSpec& spec, const Common& common) {
+  const magic::StarProblem<N> p(spec);
+  Printer pr;
+  pr.by_key_name = "by_sum";
+  pr.human_solution = print_star;
+  pr.extra = {{"lines", p.lines()}};
+  return execute(p, common, pr);
+}
+
+template <int N>
+int dispatch(const magic::StarSpec& spec, const Common& common) {
+  if constexpr (N > magic::kStarMaxN) {
+    throw UsageError("--n must be 5..24");
+  } else {
+    return spec.n == N ? run_n<N>(spec, common) : dispatch<N + 1>(spec, common);
+  }
+}
+
+void add_star(CLI::App& app, Action& action) {
+  auto args = std::make_shared<StarArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "star", "count magic stars {n/2}: numbers on the 2n points, at least K of the n lines with one sum");
+  sub->add_option("--n,-n", args->n, "points of the star, 5..24 (5 = pentagram, 6 = hexagram)")
+      ->default_str("5");
+  sub->add_option("--numbers", args->numbers,
+                  "numbers to choose from: a range or list such as 1..12 or 1,2,4,5..9 (default 1..2n); "
+                  "2n of them are placed")
+      ->default_str("1..2n");
+  auto* k = sub->add_option("--equal-lines,-k", args->equal_lines,
+                  "at least K lines share the common sum; K > n/2 (default n: a magic star)");
+  auto* sum = sub->add_option("--sum", args->sum, "fix the common sum");
+  sub->add_flag("--all-orientations", args->all_orientations,
+                "enumerate all 2n orientations and keep the canonical ones, instead of symmetry breaking");
+  add_common(sub, args->common);
+  sub->callback([args, sum, k, &action] {
+    const bool has_sum = sum->count() > 0, has_k = k->count() > 0;
+    action = [args, has_sum, has_k]() -> int {
+      if (has_k && args->equal_lines <= 0)
+        throw UsageError("--equal-lines must be more than n/2, got " + std::to_string(args->equal_lines));
+      magic::StarSpec spec;
+      spec.n = args->n;
+      if (!args->numbers.empty()) spec.numbers = magic::parse_star_numbers(args->numbers);
+      spec.equal_lines = args->equal_lines;
+      if (has_sum) spec.sum = args->sum;
+      spec.symmetry_breaking = !args->all_orientations;
+      return dispatch<magic::kStarMinN>(magic::normalize_star(spec), args->common);
+    };
+  });
+}
+
+const RegisterCommand reg(30, add_star);
+
+}  // namespace
+}  // namespace cli

@@ -1,0 +1,572 @@
+#pragma once
+// Magic stars {n/2}, n = 5..24: numbers on the 2n points of a star so that
+// at least K of its n lines share one sum (K = n: a magic star).
+//
+// Geometry.  Vertices V0..V(n-1) go counterclockwise from the top; line i
+// joins V(i) and V(i+2) and is crossed by lines i-1 and i+1 only.  Crossing
+// I(j) is the inner point between V(j) and V(j+1).  Along line i:
+//
+//     V(i) -- I(i) -- I(i+1) -- V(i+2)          every point is on 2 lines:
+//                                               V(i) on lines i and i-2,
+//                                               I(j) on lines j-1 and j.
+// Labels (the numbering users see):
+//
+//     point     general n     n = 5 (the documents' numbering)
+//     V(i)      i             V0..V4 -> 0 1 8 9 4
+//     I(j)      n + j         I0..I4 -> 2 5 7 6 3
+//
+// so for n = 5 the lines are those of seeds 000/002:
+//
+//                     0                      lines (sorted labels):
+//                    / \                       [0,2,5,8]  [0,3,6,9]
+//         1 ------- 2 - 3 ------- 4            [1,2,3,4]  [1,5,7,9]
+//           ` .    /     \    . '              [4,6,7,8]
+//               ` 5       6 '
+//                / ` .  . ' \                V0..V4 = 0 1 8 9 4
+//               /    . 7 .   \               I0..I4 = 2 5 7 6 3
+//              /  . '     ' . \              (counterclockwise)
+//             8 '             ' 9
+//
+// Symmetry: the dihedral group of order 2n.  Values are distinct, so every
+// orbit has exactly 2n members.  Symmetry breaking (the documents' rule):
+// V0 holds the smallest vertex value (fixes the rotation) and I0 < I(n-1),
+// the two crossings next to V0 (fixes the mirror through V0).
+//
+// Search (K = n).  S is fixed per task.  Values are bit positions p = v - min
+// in 64-bit masks, so "both a and R - a are free" is one AND with a
+// reversed copy of the free mask.  Order:
+//   V0, I(n-1), I0;  V1 -> V(n-1) forced by line n-1;
+//   chain level L = 0..n-5: pick I(L+1) -> V(L+2) forced by line L;
+//   the last three unknowns I(n-3), V(n-2), I(n-2) solve lines n-4..n-2
+//   as a 3x3 system.  I(n-3) does not depend on I(n-4), so it is known one
+//   level early and filters that level's candidates with one more mask.
+// n free choices in all, the other n points are forced.
+//
+// K < n: a general partial-sum search in the same point order; lines that
+// are complete with another sum, or can no longer reach S, spend a budget
+// of n - K; once it is spent the last point of each line is forced.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/problems.hpp"
+#include "magic/runner.hpp"
+
+namespace magic {
+
+inline constexpr int kStarMinN = 5;
+inline constexpr int kStarMaxN = 24;
+inline constexpr int kStarMaxValue = 65535;
+inline constexpr int kStarMaxSpan = 64;  // max - min + 1 of the numbers (one 64-bit mask)
+
+// ---- labelling table ------------------------------------------------------
+
+inline constexpr std::array<int, 10> kPentagramLabel = {0, 1, 8, 9, 4,   // V0..V4
+                                                        2, 5, 7, 6, 3};  // I0..I4
+
+// Internal point: V(i) = i, I(j) = n + j.  Returns the user-visible label.
+constexpr int star_label(int n, int point) { return n == 5 ? kPentagramLabel[point] : point; }
+
+// Line i, points in order along the line, as internal points.
+constexpr std::array<int, 4> star_line_points(int n, int i) {
+  return {i, n + i, n + (i + 1) % n, (i + 2) % n};
+}
+
+struct StarGeometry {
+  int n = 0;
+  std::vector<std::array<int, 4>> lines;       // labels, sorted within and across lines
+  std::vector<std::pair<double, double>> xy;   // by label; unit circumcircle, y up
+  std::vector<bool> is_vertex;                 // by label
+};
+StarGeometry star_geometry(int n);
+
+// ---- problem spec ---------------------------------------------------------
+
+struct StarSpec {
+  int n = 5;
+  std::vector<int> numbers;        // sorted, distinct; empty means 1..2n
+  int equal_lines = 0;             // K; 0 means n
+  std::optional<int> sum;          // fixed common sum
+  bool symmetry_breaking = true;
+  bool generic = false;            // K = n with the partial-sum solver (cross-check)
+};
+
+// "1..12", "1,2,4,5", "1..5,8,10..12".  Throws std::invalid_argument.
+std::vector<int> parse_star_numbers(std::string_view text);
+// "1..12" when contiguous, else "1,2,4".
+std::string format_star_numbers(const std::vector<int>& sorted);
+// Fills defaults and validates; throws std::invalid_argument with a one-line reason.
+StarSpec normalize_star(StarSpec spec);
+StarSpec star_spec_from_json(const nlohmann::json& spec);
+SpecRun run_star(const nlohmann::json& spec, const RunOptions& ro);
+
+namespace star_detail {
+// Bit c of the result is set iff bit R - c of the mask m is set, where rm is
+// m bit-reversed (bit 63 - p for every p in m).
+inline std::uint64_t partner(std::uint64_t rm, int r) {
+  if (r < 0 || r > 126) return 0;
+  return r <= 63 ? rm >> (63 - r) : rm << (r - 63);
+}
+// m >> k for any k (negative: left), zero when everything shifts out.
+inline std::uint64_t shift_down(std::uint64_t m, int k) {
+  if (k >= 64 || k <= -64) return 0;
+  return k >= 0 ? m >> k : m << -k;
+}
+inline std::uint64_t above(int p) { return p < 0 ? ~0ull : p >= 63 ? 0 : ~0ull << (p + 1); }
+inline std::uint64_t below(int p) { return p <= 0 ? 0 : p >= 64 ? ~0ull : (1ull << p) - 1; }
+// above(p) in bit-reversed form.
+inline std::uint64_t reversed_above(int p) { return p >= 63 ? 0 : (1ull << (63 - p)) - 1; }
+inline std::uint64_t reversed(std::uint64_t m) {
+  std::uint64_t r = 0;
+  for (; m; m &= m - 1) r |= 1ull << (63 - std::countr_zero(m));
+  return r;
+}
+}  // namespace star_detail
+
+template <int N>
+class StarProblem {
+ public:
+  static constexpr int kPoints = 2 * N;
+  static constexpr int kLastLevel = N - 5;      // chain level that solves the 3x3 system
+  static constexpr int kMagicSteps = N + 1;     // S, V0, I(n-1), I0, V1, levels 0..n-5
+  static constexpr int kGenericSteps = kPoints + 1;
+  static_assert(N >= kStarMinN && N <= kStarMaxN);
+
+  using Solution = std::array<std::uint16_t, kPoints>;  // values by label
+  struct State {
+    std::array<std::uint8_t, kPoints> pos;  // bit position of the value, by internal point
+    std::array<std::int16_t, N> part;       // partial line sums (partial-sum solver)
+    std::uint64_t free;                     // positions of numbers still unused
+    std::uint64_t rfree;                    // the same, bit-reversed (magic solver)
+    std::uint32_t bad;                      // lines lost to the budget (partial-sum solver)
+    std::int16_t sum;                       // S in positions: S - 4 * min
+    std::uint8_t step;
+    std::uint8_t n_bad;
+  };
+  static_assert(std::is_trivially_copyable_v<State>);
+
+  explicit StarProblem(const StarSpec& spec) : spec_(normalize_star(spec)) {
+    if (spec_.n != N) throw std::invalid_argument("star: n mismatch");
+    const auto& nums = spec_.numbers;
+    base_ = nums.front();
+    for (int v : nums) pool_ |= 1ull << (v - base_);
+    k_ = spec_.equal_lines;
+    budget_ = N - k_;
+    magic_ = budget_ == 0 && !spec_.generic;
+    for (int p = 0; p < kPoints; ++p) label_[p] = static_cast<std::uint8_t>(star_label(N, p));
+    const StarGeometry g = star_geometry(N);
+    lines_ = g.lines;
+    plan_sums();
+    plan_generic();
+  }
+
+  nlohmann::json describe() const {
+    nlohmann::json j{{"name", "star"}, {"n", N}, {"numbers", format_star_numbers(spec_.numbers)},
+                     {"equal_lines", k_}};
+    if (spec_.sum) j["sum"] = *spec_.sum;
+    if (!spec_.symmetry_breaking) j["symmetry_breaking"] = false;
+    if (spec_.generic) j["solver"] = "partial-sums";
+    return j;
+  }
+  const StarSpec& spec() const { return spec_; }
+  int default_split_depth() const {
+    if (!magic_) return N == 5 ? 2 : 3;
+    return N <= 7 ? 1 : N <= 11 ? 4 : 5;
+  }
+  Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
+  bool has_group() const { return true; }
+  // Sums (in values) the search tries, one after the other.
+  std::vector<int> candidate_sums() const {
+    std::vector<int> out;
+    for (int s : sums_) out.push_back(s + 4 * base_);
+    return out;
+  }
+
+  template <class F>
+  void expand(int depth, F&& on_prefix) const {
+    Expander<F> ex{on_prefix, depth};
+    State s = root();
+    if (magic_) magic_top(s, ex);
+    else generic(s, ex);
+  }
+
+  template <class Ctx>
+  void solve(const State& s, Ctx& ctx) const {
+    Solver<Ctx> sv{ctx};
+    State w = s;
+    if (!magic_) generic(w, sv);
+    else if (w.step <= 4) magic_top(w, sv);
+    else enter_chain<0>(w.step - 5, w, sv);
+  }
+
+  // The lexicographically smallest of the 2n images (labels in order).  The
+  // smallest image puts the smallest vertex value on V0 (label 0), so only
+  // the rotation and the mirror through that vertex compete.
+  Solution canonical(const Solution& s) const {
+    int i0 = 0;
+    for (int i = 1; i < N; ++i)
+      if (s[label_[i]] < s[label_[i0]]) i0 = i;
+    Solution a, b;
+    for (int k = 0; k < N; ++k) {
+      a[label_[k]] = s[label_[(k + i0) % N]];
+      a[label_[N + k]] = s[label_[N + (k + i0) % N]];
+      b[label_[k]] = s[label_[((i0 - k) % N + N) % N]];
+      b[label_[N + k]] = s[label_[N + ((i0 - k - 1) % N + N) % N]];
+    }
+    return std::min(a, b);
+  }
+  // Distinct values: a symmetry other than the identity moves some point
+  // and so changes the arrangement.
+  std::uint64_t orbit_size(const Solution&) const { return kPoints; }
+
+  // The common sum: the one that at least K > n/2 lines share.
+  std::int64_t key(const Solution& s) const {
+    std::array<int, N> sums = line_sums(s);
+    for (int i = 0; i < N; ++i)
+      if (std::count(sums.begin(), sums.end(), sums[i]) >= k_) return sums[i];
+    return 0;
+  }
+  std::array<int, N> line_sums(const Solution& s) const {
+    std::array<int, N> out{};
+    for (int i = 0; i < N; ++i)
+      for (int p : lines_[i]) out[i] += s[p];
+    return out;
+  }
+  nlohmann::json to_json(const Solution& s) const {
+    const auto sums = line_sums(s);
+    return {{"points", std::vector<int>(s.begin(), s.end())},
+            {"sum", key(s)},
+            {"line_sums", std::vector<int>(sums.begin(), sums.end())}};
+  }
+  const std::vector<std::array<int, 4>>& lines() const { return lines_; }
+
+ private:
+  template <class F>
+  struct Expander {
+    F& on_prefix;
+    int depth;
+    static constexpr bool kExpand = true;
+  };
+  template <class Ctx>
+  struct Solver {
+    Ctx& ctx;
+    static constexpr bool kExpand = false;
+  };
+
+  static constexpr int V(int i) { return ((i % N) + N) % N; }
+  static constexpr int I(int j) { return N + ((j % N) + N) % N; }
+
+  State root() const {
+    State s{};
+    s.free = pool_;
+    s.rfree = star_detail::reversed(pool_);
+    return s;
+  }
+
+  // Candidate sums S (positions).  All lines equal: 2 * (sum of the 2n
+  // numbers used) = n * S bounds S; otherwise any sum of four numbers.
+  void plan_sums() {
+    const auto& v = spec_.numbers;
+    const int m = static_cast<int>(v.size());
+    int lo4 = 0, hi4 = 0, lo2n = 0, hi2n = 0;
+    for (int i = 0; i < 4; ++i) lo4 += v[i], hi4 += v[m - 1 - i];
+    for (int i = 0; i < kPoints; ++i) lo2n += v[i], hi2n += v[m - 1 - i];
+    for (int s = lo4; s <= hi4; ++s) {
+      if (spec_.sum && s != *spec_.sum) continue;
+      if (budget_ == 0 && ((N * s) % 2 != 0 || N * s / 2 < lo2n || N * s / 2 > hi2n)) continue;
+      sums_.push_back(s - 4 * base_);
+    }
+  }
+
+  template <class Mode>
+  void emit(const State& s, Mode& m) const {
+    Solution sol;
+    for (int p = 0; p < kPoints; ++p) sol[label_[p]] = static_cast<std::uint16_t>(s.pos[p] + base_);
+    m.ctx.emit(sol);
+  }
+
+  // ---- magic solver (K = n) ----------------------------------------------
+
+  template <class Mode>
+  void magic_top(State& s, Mode& m) const {
+    using namespace star_detail;
+    if constexpr (Mode::kExpand) {
+      if (s.step == m.depth) return m.on_prefix(s);
+    } else {
+      ++m.ctx.nodes;
+      if (m.ctx.stopped()) return;
+    }
+    const std::uint64_t fr = s.free;
+    auto take = [&](State& t, int point, int p) {
+      t.pos[point] = static_cast<std::uint8_t>(p);
+      t.free &= ~(1ull << p);
+      t.rfree &= ~(1ull << (63 - p));
+    };
+    switch (s.step) {
+      case 0:
+        for (int S : sums_) {
+          State t = s;
+          t.sum = static_cast<std::int16_t>(S);
+          t.step = 1;
+          magic_top(t, m);
+        }
+        return;
+      case 1:  // V0; with breaking the other n-1 vertices lie above it
+        for (std::uint64_t f = fr; f; f &= f - 1) {
+          const int p = std::countr_zero(f);
+          if (spec_.symmetry_breaking && std::popcount(fr & above(p)) < N - 1) break;
+          State t = s;
+          take(t, V(0), p);
+          t.step = 2;
+          magic_top(t, m);
+        }
+        return;
+      case 2:  // I(n-1)
+        for (std::uint64_t f = fr; f; f &= f - 1) {
+          State t = s;
+          take(t, I(N - 1), std::countr_zero(f));
+          t.step = 3;
+          magic_top(t, m);
+        }
+        return;
+      case 3: {  // I0, below I(n-1) with breaking
+        const std::uint64_t c = spec_.symmetry_breaking ? fr & below(s.pos[I(N - 1)]) : fr;
+        for (std::uint64_t f = c; f; f &= f - 1) {
+          State t = s;
+          take(t, I(0), std::countr_zero(f));
+          t.step = 4;
+          magic_top(t, m);
+        }
+        return;
+      }
+      case 4: {  // V1, and V(n-1) from line n-1
+        const int r = s.sum - s.pos[I(N - 1)] - s.pos[I(0)];
+        for (std::uint64_t f = fr & vertex_mask(s) & partner(s.rfree & vertex_rmask(s), r); f; f &= f - 1) {
+          const int c = std::countr_zero(f), w = r - c;
+          if (c == w) continue;
+          State t = s;
+          take(t, V(1), c);
+          take(t, V(N - 1), w);
+          t.step = 5;
+          chain<0>(t, t.free, t.rfree, m);
+        }
+        return;
+      }
+    }
+  }
+
+  // Vertices other than V0 must exceed V0 when breaking symmetry.
+  std::uint64_t vertex_mask(const State& s) const {
+    return spec_.symmetry_breaking ? star_detail::above(s.pos[V(0)]) : ~0ull;
+  }
+  std::uint64_t vertex_rmask(const State& s) const {
+    return spec_.symmetry_breaking ? star_detail::reversed_above(s.pos[V(0)]) : ~0ull;
+  }
+
+  template <int L, class Mode>
+  void enter_chain(int level, State& s, Mode& m) const {
+    if constexpr (L <= kLastLevel) {
+      if (level == L) chain<L>(s, s.free, s.rfree, m);
+      else enter_chain<L + 1>(level, s, m);
+    }
+  }
+
+  // Level L picks I(L+1); line L forces V(L+2).  `s.pos` is shared down the
+  // recursion (each level writes only its own points); the masks are copied.
+  template <int L, class Mode>
+  void chain(State& s, std::uint64_t fr, std::uint64_t rf, Mode& m) const {
+    using namespace star_detail;
+    if constexpr (Mode::kExpand) {
+      if (5 + L == m.depth || L == kLastLevel) {
+        s.free = fr;
+        s.rfree = rf;
+        s.step = static_cast<std::uint8_t>(5 + L);
+        return m.on_prefix(s);
+      }
+    } else {
+      ++m.ctx.nodes;
+      if constexpr (L + 2 < kLastLevel)
+        if (m.ctx.stopped()) return;
+    }
+    const auto& p = s.pos;
+    const int S = s.sum;
+    const std::uint64_t rvf = rf & vertex_rmask(s);  // free vertex values, reversed
+    const int r = S - p[V(L)] - p[I(L)];             // I(L+1) + V(L+2)
+    std::uint64_t cand = fr & partner(rvf, r);
+    if constexpr (L == kLastLevel) {
+      // Lines n-4, n-3, n-2 with x = I(n-3), y = V(n-2), z = I(n-2),
+      // c = I(n-4), w = V(n-3) = r - c:
+      //   x + y = a0 - c,  x + z = b0 + c,  y + z = d.
+      const int d = S - p[I(N - 1)] - p[V(0)];
+      const int a0 = S - p[V(N - 4)];
+      const int b0 = S - r - p[V(N - 1)];
+      const int t = a0 + b0 - d;
+      if (t & 1) return;
+      const int x = t / 2;
+      if (x < 0 || x > 63 || !(fr >> x & 1)) return;
+      std::uint64_t hits = cand & partner(rvf, a0 - x) & shift_down(fr, b0 - x);
+      for (; hits; hits &= hits - 1) {
+        const int c = std::countr_zero(hits);
+        const int w = r - c, y = a0 - x - c, z = b0 - x + c;
+        if (c == w || c == x || c == y || c == z || w == x || w == y || w == z || x == y || x == z || y == z)
+          continue;
+        if constexpr (!Mode::kExpand) {
+          s.pos[I(L + 1)] = static_cast<std::uint8_t>(c);
+          s.pos[V(L + 2)] = static_cast<std::uint8_t>(w);
+          s.pos[I(N - 3)] = static_cast<std::uint8_t>(x);
+          s.pos[V(N - 2)] = static_cast<std::uint8_t>(y);
+          s.pos[I(N - 2)] = static_cast<std::uint8_t>(z);
+          emit(s, m);
+        }
+      }
+    } else {
+      if constexpr (L == kLastLevel - 1) {
+        // x = I(n-3) = I(n-5) + t0 / 2, so I(n-5) (this level's pick) needs x free.
+        const int d = S - p[I(N - 1)] - p[V(0)];
+        const int t0 = p[V(N - 6)] + p[I(N - 6)] + p[V(N - 5)] - p[V(N - 1)] - d;
+        if (t0 & 1) return;
+        cand &= shift_down(fr, t0 / 2);
+      }
+      for (; cand; cand &= cand - 1) {
+        const int c = std::countr_zero(cand);
+        const int w = r - c;
+        if (c == w) continue;
+        s.pos[I(L + 1)] = static_cast<std::uint8_t>(c);
+        s.pos[V(L + 2)] = static_cast<std::uint8_t>(w);
+        chain<L + 1>(s, fr & ~(1ull << c) & ~(1ull << w), rf & ~(1ull << (63 - c)) & ~(1ull << (63 - w)), m);
+        if constexpr (!Mode::kExpand)
+          if (m.ctx.aborted()) return;
+      }
+    }
+  }
+
+  // ---- partial-sum solver (K < n, and K = n as a cross-check) -------------
+
+  struct GStep {
+    std::uint8_t point;
+    bool floor;                  // a vertex other than V0: above V0 when breaking
+    std::int8_t less_than;       // point whose value must be larger, or -1
+    std::array<std::uint8_t, 2> line;
+    std::array<std::uint8_t, 2> left;  // unknown points of the line after this step
+  };
+
+  void plan_generic() {
+    std::vector<int> order = {V(0), I(N - 1), I(0), V(1), V(N - 1)};
+    for (int l = 0; l <= N - 5; ++l) order.push_back(I(l + 1)), order.push_back(V(l + 2));
+    order.push_back(I(N - 3));
+    order.push_back(V(N - 2));
+    order.push_back(I(N - 2));
+    std::array<int, N> unknown;
+    unknown.fill(4);
+    for (int k = 0; k < kPoints; ++k) {
+      const int p = order[k];
+      GStep st{};
+      st.point = static_cast<std::uint8_t>(p);
+      st.floor = spec_.symmetry_breaking && p < N && p != V(0);
+      st.less_than = static_cast<std::int8_t>(spec_.symmetry_breaking && p == I(0) ? I(N - 1) : -1);
+      const std::array<int, 2> ls = p < N ? std::array<int, 2>{p, V(p - 2)} : std::array<int, 2>{p - N, V(p - N - 1)};
+      for (int j = 0; j < 2; ++j) {
+        st.line[j] = static_cast<std::uint8_t>(ls[j]);
+        st.left[j] = static_cast<std::uint8_t>(--unknown[ls[j]]);
+      }
+      gsteps_[k] = st;
+    }
+  }
+
+  // Smallest / largest sum of k distinct positions from f (k <= 3).
+  static int low_sum(std::uint64_t f, int k) {
+    int s = 0;
+    for (int i = 0; i < k; ++i, f &= f - 1) {
+      if (!f) return 1 << 20;
+      s += std::countr_zero(f);
+    }
+    return s;
+  }
+  static int high_sum(std::uint64_t f, int k) {
+    int s = 0;
+    for (int i = 0; i < k; ++i) {
+      if (!f) return -(1 << 20);
+      const int top = 63 - std::countl_zero(f);
+      s += top;
+      f &= ~(1ull << top);
+    }
+    return s;
+  }
+
+  template <class Mode>
+  void generic(State& s, Mode& m) const {
+    using namespace star_detail;
+    if constexpr (Mode::kExpand) {
+      if (s.step == m.depth || s.step == kGenericSteps) return m.on_prefix(s);
+    } else {
+      ++m.ctx.nodes;
+      if (m.ctx.stopped()) return;
+      if (s.step == kGenericSteps) return emit(s, m);
+    }
+    if (s.step == 0) {
+      for (int S : sums_) {
+        State t = s;
+        t.sum = static_cast<std::int16_t>(S);
+        t.step = 1;
+        generic(t, m);
+      }
+      return;
+    }
+    const GStep& st = gsteps_[s.step - 1];
+    std::uint64_t cand = s.free;
+    if (st.floor) cand &= above(s.pos[V(0)]);
+    if (st.less_than >= 0) cand &= below(s.pos[st.less_than]);
+    // With the budget spent, a line's last point is forced.
+    if (s.n_bad == budget_) {
+      for (int j = 0; j < 2; ++j)
+        if (st.left[j] == 0 && !(s.bad >> st.line[j] & 1)) {
+          const int v = s.sum - s.part[st.line[j]];
+          cand &= v >= 0 && v < 64 ? 1ull << v : 0;
+        }
+    }
+    for (; cand; cand &= cand - 1) {
+      const int v = std::countr_zero(cand);
+      const std::uint64_t rest_free = s.free & ~(1ull << v);
+      State t = s;
+      for (int j = 0; j < 2; ++j) {
+        const int l = st.line[j];
+        t.part[l] = static_cast<std::int16_t>(t.part[l] + v);
+        if (t.bad >> l & 1) continue;
+        const int need = s.sum - t.part[l];
+        const int left = st.left[j];
+        const bool lost = left == 0 ? need != 0 : need < low_sum(rest_free, left) || need > high_sum(rest_free, left);
+        if (lost) {
+          t.bad |= 1u << l;
+          ++t.n_bad;
+        }
+      }
+      if (t.n_bad > budget_) continue;
+      t.pos[st.point] = static_cast<std::uint8_t>(v);
+      t.free = rest_free;
+      ++t.step;
+      generic(t, m);
+    }
+  }
+
+  StarSpec spec_;
+  int base_ = 1;
+  std::uint64_t pool_ = 0;
+  int k_ = N;
+  int budget_ = 0;
+  bool magic_ = true;
+  std::array<std::uint8_t, kPoints> label_{};
+  std::vector<std::array<int, 4>> lines_;
+  std::vector<int> sums_;
+  std::array<GStep, kPoints> gsteps_{};
+};
+
+}  // namespace magic
