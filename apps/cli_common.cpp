@@ -1,8 +1,11 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "magic/io.hpp"
+#include "magic/svg.hpp"
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <limits>
 #include <unistd.h>
 
@@ -46,6 +49,21 @@ void add_common(CLI::App* app, Common& c) {
   app->add_option("--dedup-memory", c.dedup_memory_mib, "memory limit of the hash set, MiB")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
   app->add_flag("--quiet,-q", c.quiet, "no human summary or progress");
+}
+
+void add_svg_option(CLI::App* app, Common& c) {
+  app->add_option("--svg", c.svg, "draw the first " + std::to_string(kSvgSolutions) + " solutions into FILE (SVG)");
+}
+
+void check_writable(const std::string& path) {
+  const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(dir)) throw UsageError("cannot write " + path + ": no directory " + dir.string());
+}
+
+void write_svg(const std::string& path, const nlohmann::json& problem, const std::vector<nlohmann::json>& sols) {
+  magic::AtomicFile f(path);
+  f.write(magic::render_svg(problem, sols));
+  f.commit();
 }
 
 std::uint64_t solutions_wanted(const Common& c) {

@@ -1,12 +1,14 @@
 #pragma once
 // Options every search subcommand shares, and the one place that turns a
 // RunResult into JSON, a human summary and an exit code.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -36,9 +38,12 @@ struct Common {
   std::uint64_t limit = 0;
   std::size_t dedup_memory_mib = 4096;
   bool quiet = false;
+  std::string svg;  // only for problems with a picture (add_svg_option)
 };
 
 void add_common(CLI::App* app, Common& c);
+void add_svg_option(CLI::App* app, Common& c);
+inline constexpr std::uint64_t kSvgSolutions = 4;
 std::atomic<bool>& interrupt_flag();
 void install_signal_handlers();
 
@@ -50,6 +55,8 @@ struct Printer {
   std::function<void(std::ostream&, const nlohmann::json&)> human_solution;
   std::function<void(std::ostream&, const magic::RunResult&)> human_counts;
   nlohmann::json extra;     // merged into the top-level result object
+  // Optional: the exit code of a finished run (default kOk); may explain itself on stderr.
+  std::function<int(const magic::RunResult&)> exit_code;
 };
 
 // Runs `p` with the common options and reports the result; returns the exit code.
@@ -63,6 +70,8 @@ void print_summary(std::ostream& os, const nlohmann::json& problem, const magic:
                    const Printer& pr);
 std::string problem_line(const nlohmann::json& problem);
 bool stderr_is_terminal();
+void check_writable(const std::string& path);  // UsageError if its directory is missing
+void write_svg(const std::string& path, const nlohmann::json& problem, const std::vector<nlohmann::json>& sols);
 void print_progress(const magic::Progress& p);  // one \r-refreshed line on stderr
 void end_progress();
 
@@ -85,10 +94,16 @@ int execute(const P& p, const Common& c, const Printer& pr) {
       std::cerr << "resuming from " << c.checkpoint << " (" << ck->done().size() << " tasks done)\n";
     ro.checkpoint = &*ck;
   }
+  if (!c.svg.empty()) check_writable(c.svg);
   magic::ResultWriter out(c.json, c.solutions_file, want > 0 && !c.json.empty());
   out.begin(problem);
   const bool print_solutions = want && c.json.empty() && c.solutions_file.empty() && !c.quiet;
+  std::vector<nlohmann::json> pictured;
+  if (!c.svg.empty()) ro.solutions = std::max(want, kSvgSolutions);
+  std::uint64_t handed = 0;
   ro.on_solution = [&](const nlohmann::json& s) {
+    if (pictured.size() < kSvgSolutions && !c.svg.empty()) pictured.push_back(s);
+    if (handed++ >= want) return;
     out.solution(s);
     if (print_solutions) pr.human_solution(std::cout, s);
   };
@@ -111,9 +126,10 @@ int execute(const P& p, const Common& c, const Printer& pr) {
     }
     return kInterrupted;
   }
+  if (!c.svg.empty()) write_svg(c.svg, problem, pictured);
   out.finish(rest);
   if (!to_stdout && !c.quiet) print_summary(std::cout, problem, r, pr);
-  return kOk;
+  return pr.exit_code ? pr.exit_code(r) : kOk;
 }
 
 }  // namespace cli
