@@ -54,7 +54,7 @@ void add_star(CLI::App& app, Action& action) {
       "star", "count magic stars {n/2}: numbers on the 2n points, at least K of the n lines with one sum");
   sub->add_option("--n,-n", args->n, "points of the star, 5..24 (5 = pentagram, 6 = hexagram)")
       ->default_str("5");
-  sub->add_option("--numbers", args->numbers,
+  auto* numbers = sub->add_option("--numbers", args->numbers,
                   "numbers to choose from: a range or list such as 1..12 or 1,2,4,5..9 (default 1..2n); "
                   "2n of them are placed")
       ->default_str("1..2n");
@@ -64,14 +64,15 @@ void add_star(CLI::App& app, Action& action) {
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 2n orientations and keep the canonical ones, instead of symmetry breaking");
   add_common(sub, args->common);
-  sub->callback([args, sum, k, &action] {
-    const bool has_sum = sum->count() > 0, has_k = k->count() > 0;
-    action = [args, has_sum, has_k]() -> int {
+  add_svg_option(sub, args->common);
+  sub->callback([args, sum, k, numbers, &action] {
+    const bool has_sum = sum->count() > 0, has_k = k->count() > 0, has_numbers = numbers->count() > 0;
+    action = [args, has_sum, has_k, has_numbers]() -> int {
       if (has_k && args->equal_lines <= 0)
         throw UsageError("--equal-lines must be more than n/2, got " + std::to_string(args->equal_lines));
       magic::StarSpec spec;
       spec.n = args->n;
-      if (!args->numbers.empty()) spec.numbers = magic::parse_star_numbers(args->numbers);
+      if (has_numbers) spec.numbers = magic::parse_star_numbers(args->numbers);
       spec.equal_lines = args->equal_lines;
       if (has_sum) spec.sum = args->sum;
       spec.symmetry_breaking = !args->all_orientations;

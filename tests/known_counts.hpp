@@ -28,6 +28,14 @@ inline const std::vector<KnownCount>& known_counts() {
       {{{"name", "square"}, {"order", 4}, {"kind", "pandiagonal"}}, 48, 384, "Frenicle/Rosser-Walker: 48 pandiagonal 4x4"},
       {{{"name", "square"}, {"order", 4}, {"kind", "associative"}}, 48, 384, "48 associative 4x4 (Dudeney)"},
       {{{"name", "square"}, {"order", 4}, {"kind", "most-perfect"}}, 48, 384, "most-perfect 4x4 = pandiagonal 4x4 (Ollerenshaw-Bree)"},
+      {{{"name", "star"}, {"n", 5}, {"numbers", "1..10"}}, 0, 0, "no normal magic pentagram (OEIS A200720, Wikipedia 'Magic star')"},
+      {{{"name", "star"}, {"n", 7}}, 72, std::nullopt, "OEIS A200720 (normal magic stars {n/2})"},
+      {{{"name", "star"}, {"n", 8}}, 112, std::nullopt, "OEIS A200720"},
+      {{{"name", "star"}, {"n", 9}}, 3014, std::nullopt, "OEIS A200720"},
+      {{{"name", "star"}, {"n", 10}}, 10882, std::nullopt, "OEIS A200720; Howroyd 2005 (10a)"},
+      {{{"name", "star"}, {"n", 11}}, 53528, std::nullopt, "OEIS A200720; Howroyd 2005 (11a)"},
+      {{{"name", "star"}, {"n", 12}}, 396930, std::nullopt, "OEIS A200720; Howroyd 2005 (12a)", true},
+      {{{"name", "star"}, {"n", 13}}, 2434692, std::nullopt, "OEIS A200720; Howroyd 2005 (13a)", true},
   };
   return table;
 }

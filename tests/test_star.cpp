@@ -1,0 +1,441 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "magic/problems.hpp"
+#include "magic/star.hpp"
+#include "oracle/star_oracle.hpp"
+
+namespace {
+
+using magic::RunOptions;
+using nlohmann::json;
+
+magic::RunResult run(const json& spec, RunOptions ro = {}) { return magic::run_spec(spec, ro).result; }
+
+json spec(int n, const std::string& numbers = "", int k = 0, std::optional<int> sum = std::nullopt) {
+  json j{{"name", "star"}, {"n", n}};
+  if (!numbers.empty()) j["numbers"] = numbers;
+  if (k) j["equal_lines"] = k;
+  if (sum) j["sum"] = *sum;
+  return j;
+}
+
+json with(json j, const std::string& key, const json& v) {
+  j[key] = v;
+  return j;
+}
+
+std::vector<json> all_solutions(const json& s, RunOptions ro = {}) {
+  std::vector<json> out;
+  ro.solutions = ~0ull;
+  ro.on_solution = [&](const json& x) { out.push_back(x); };
+  run(s, ro);
+  return out;
+}
+
+std::vector<int> numbers_of(const json& s) {
+  const int n = s.at("n").get<int>();
+  if (!s.contains("numbers")) {
+    std::vector<int> v;
+    for (int i = 1; i <= 2 * n; ++i) v.push_back(i);
+    return v;
+  }
+  return magic::parse_star_numbers(s.at("numbers").get<std::string>());
+}
+
+const std::vector<std::vector<int>> kDocLines = {{0, 2, 5, 8}, {0, 3, 6, 9}, {1, 2, 3, 4}, {1, 5, 7, 9}, {4, 6, 7, 8}};
+
+// ---- geometry -------------------------------------------------------------
+
+TEST(StarGeometry, PentagramUsesTheDocumentsLabels) {
+  const auto g = magic::star_geometry(5);
+  ASSERT_EQ(g.lines.size(), 5u);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(std::vector<int>(g.lines[i].begin(), g.lines[i].end()), kDocLines[i]);
+  // The oracle derives the same from the document's corner cycle and coordinates.
+  EXPECT_EQ(oracle::star_shape(5).lines, kDocLines);
+  for (int p : {0, 1, 4, 8, 9}) EXPECT_TRUE(g.is_vertex[p]);
+  for (int p : {2, 3, 5, 6, 7}) EXPECT_FALSE(g.is_vertex[p]);
+}
+
+TEST(StarGeometry, EngineTableMatchesCoordinatesForEveryN) {
+  for (int n = magic::kStarMinN; n <= magic::kStarMaxN; ++n) {
+    const auto g = magic::star_geometry(n);
+    const auto o = oracle::star_shape(n);
+    std::vector<std::vector<int>> lines;
+    for (const auto& l : g.lines) lines.emplace_back(l.begin(), l.end());
+    EXPECT_EQ(lines, o.lines) << "n = " << n;
+    std::vector<int> on(2 * n, 0);
+    for (const auto& l : lines)
+      for (int p : l) ++on[p];
+    for (int p = 0; p < 2 * n; ++p) {
+      EXPECT_EQ(on[p], 2) << "n = " << n << " point " << p;
+      EXPECT_EQ(g.is_vertex[p], o.vertex[p]) << "n = " << n << " point " << p;
+    }
+    // Every line: two corners, two crossings; the group has 2n distinct elements.
+    for (const auto& l : lines)
+      EXPECT_EQ(std::count_if(l.begin(), l.end(), [&](int p) { return o.vertex[p]; }), 2);
+    EXPECT_EQ(std::set<std::vector<int>>(o.group.begin(), o.group.end()).size(), static_cast<std::size_t>(2 * n));
+  }
+}
+
+template <int N>
+void expect_canonical_matches_oracle(unsigned seed) {
+  magic::StarProblem<N> p(magic::StarSpec{N});
+  const auto shape = oracle::star_shape(N);
+  std::mt19937 rng(seed);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<int> a(2 * N);
+    std::iota(a.begin(), a.end(), 1);
+    std::shuffle(a.begin(), a.end(), rng);
+    typename magic::StarProblem<N>::Solution s;
+    for (int i = 0; i < 2 * N; ++i) s[i] = static_cast<std::uint16_t>(a[i]);
+    const auto c = p.canonical(s);
+    EXPECT_EQ(std::vector<int>(c.begin(), c.end()), oracle::canonical(shape, a)) << "n = " << N;
+    EXPECT_EQ(p.orbit_size(c), oracle::orbit_size(shape, a));
+  }
+}
+
+TEST(StarGeometry, CanonicalFormIsTheSmallestImageUnderTheOraclesGroup) {
+  expect_canonical_matches_oracle<5>(1);
+  expect_canonical_matches_oracle<6>(2);
+  expect_canonical_matches_oracle<7>(3);
+  expect_canonical_matches_oracle<12>(4);
+  expect_canonical_matches_oracle<24>(5);
+}
+
+// ---- the documents' answers -------------------------------------------------
+
+TEST(Star, DocumentsPrintedAnswersAreAmongTheEnginesSolutions) {
+  // Seed 000, 1..10 with 4 equal lines: the first answer it prints per sum.
+  const std::vector<std::pair<std::vector<int>, int>> four = {
+      {{1, 2, 4, 8, 7, 10, 3, 5, 6, 9}, 21},
+      {{1, 2, 4, 9, 3, 10, 7, 5, 8, 6}, 23},
+      {{1, 3, 2, 10, 9, 7, 5, 6, 4, 8}, 24},
+      {{1, 3, 6, 7, 4, 8, 2, 9, 5, 10}, 20}};
+  // Seed 000, ten of 1..12 with all five lines equal: all 24 printed answers.
+  const std::vector<std::pair<std::vector<int>, int>> ten_of_12 = {
+      {{1, 2, 4, 12, 6, 9, 3, 5, 10, 8}, 24}, {{1, 2, 8, 9, 5, 12, 10, 6, 3, 4}, 24},
+      {{1, 3, 7, 10, 8, 9, 5, 4, 11, 12}, 28}, {{1, 3, 9, 12, 4, 7, 5, 8, 11, 10}, 28},
+      {{1, 4, 5, 11, 8, 12, 7, 3, 10, 9}, 28}, {{1, 4, 9, 12, 3, 11, 10, 8, 7, 5}, 28},
+      {{1, 5, 3, 10, 6, 8, 4, 2, 12, 9}, 24}, {{1, 5, 8, 9, 2, 3, 4, 6, 12, 10}, 24},
+      {{1, 6, 3, 10, 5, 12, 9, 2, 8, 4}, 24}, {{1, 6, 4, 12, 2, 10, 8, 5, 9, 3}, 24},
+      {{1, 8, 5, 11, 4, 10, 9, 3, 12, 7}, 28}, {{1, 8, 7, 10, 3, 11, 12, 4, 9, 5}, 28},
+      {{2, 3, 5, 6, 10, 8, 4, 1, 9, 12}, 24}, {{2, 10, 5, 6, 3, 9, 12, 1, 8, 4}, 24},
+      {{3, 4, 1, 10, 9, 12, 5, 2, 8, 6}, 24}, {{3, 5, 4, 8, 11, 12, 7, 1, 9, 10}, 28},
+      {{3, 9, 1, 10, 4, 8, 6, 2, 12, 5}, 24}, {{3, 11, 4, 8, 5, 9, 10, 1, 12, 7}, 28},
+      {{4, 5, 2, 9, 8, 6, 1, 3, 12, 10}, 24}, {{4, 7, 3, 8, 10, 9, 5, 1, 12, 11}, 28},
+      {{4, 10, 3, 8, 7, 12, 11, 1, 9, 5}, 28}, {{5, 7, 1, 11, 9, 10, 4, 3, 12, 8}, 28},
+      {{6, 9, 2, 5, 8, 4, 3, 1, 12, 10}, 24}, {{8, 9, 3, 4, 12, 7, 5, 1, 10, 11}, 28}};
+  const auto shape = oracle::star_shape(5);
+  auto points = [](const std::vector<json>& sols) {
+    std::map<std::vector<int>, int> m;
+    for (const auto& s : sols) m[s.at("points").get<std::vector<int>>()] = s.at("sum").get<int>();
+    return m;
+  };
+  const auto got4 = points(all_solutions(spec(5, "1..10", 4)));
+  EXPECT_EQ(got4.size(), 168u);
+  std::vector<int> one_to_ten(10), one_to_12(12);
+  std::iota(one_to_ten.begin(), one_to_ten.end(), 1);
+  std::iota(one_to_12.begin(), one_to_12.end(), 1);
+  for (const auto& [a, sum] : four) {
+    EXPECT_EQ(oracle::check_star(shape, one_to_ten, 4, a), sum);
+    ASSERT_TRUE(got4.count(a)) << "missing a printed answer";
+    EXPECT_EQ(got4.at(a), sum);
+  }
+  // Same symmetry convention as the document, so the two lists are equal.
+  const auto got12 = points(all_solutions(spec(5, "1..12", 5)));
+  std::map<std::vector<int>, int> doc12(ten_of_12.begin(), ten_of_12.end());
+  EXPECT_EQ(doc12.size(), 24u);
+  for (const auto& [a, sum] : ten_of_12) EXPECT_EQ(oracle::check_star(shape, one_to_12, 5, a), sum);
+  EXPECT_EQ(got12, doc12);
+}
+
+TEST(Star, KnownAnswersWithSums) {
+  auto by_sum = [](const magic::RunResult& r) { return std::map<std::int64_t, std::uint64_t>(r.by_key); };
+  const auto four = run(spec(5, "1..10", 4));
+  EXPECT_EQ(four.unique, 168u);
+  EXPECT_EQ(four.total, 1680u);
+  EXPECT_EQ(by_sum(four), (std::map<std::int64_t, std::uint64_t>{{20, 24}, {21, 60}, {23, 60}, {24, 24}}));
+  const auto twelve = run(spec(5, "1..12"));
+  EXPECT_EQ(twelve.unique, 24u);
+  EXPECT_EQ(by_sum(twelve), (std::map<std::int64_t, std::uint64_t>{{24, 12}, {28, 12}}));
+  EXPECT_EQ(run(spec(5)).unique, 0u);
+  const auto hexagram = run(spec(6));
+  EXPECT_EQ(hexagram.unique, 80u);
+  EXPECT_EQ(by_sum(hexagram), (std::map<std::int64_t, std::uint64_t>{{26, 80}}));
+  // --sum keeps one sum of the by_sum table.
+  EXPECT_EQ(run(spec(5, "1..12", 5, 28)).unique, 12u);
+  EXPECT_EQ(run(spec(5, "1..10", 4, 23)).unique, 60u);
+  EXPECT_EQ(run(spec(5, "1..10", 4, 22)).unique, 0u);
+}
+
+// ---- independent brute force --------------------------------------------------
+
+struct BruteCase {
+  json spec;
+  const char* name;
+};
+
+void expect_engine_agrees_with_oracle(const json& s) {
+  const int n = s.at("n").get<int>();
+  const int k = s.value("equal_lines", n);
+  std::optional<int> sum;
+  if (s.contains("sum")) sum = s.at("sum").get<int>();
+  const auto shape = oracle::star_shape(n);
+  const auto nums = numbers_of(s);
+  const oracle::StarCounts want = oracle::brute_force(shape, nums, k, sum);
+
+  const auto r = run(s);
+  EXPECT_EQ(r.unique, want.canon.size());
+  EXPECT_EQ(r.total, want.total);
+  std::map<std::int64_t, std::uint64_t> wb(want.by_sum.begin(), want.by_sum.end());
+  EXPECT_EQ(r.by_key, wb);
+
+  // Every emitted solution checks out, and their orbits are exactly the oracle's.
+  std::set<oracle::Arrangement> canon;
+  for (const auto& sol : all_solutions(s)) {
+    const auto a = sol.at("points").get<std::vector<int>>();
+    const int got = oracle::check_star(shape, nums, k, a);
+    ASSERT_GE(got, 0) << sol.dump();
+    EXPECT_EQ(got, sol.at("sum").get<int>());
+    if (sum) {
+      EXPECT_EQ(got, *sum);
+    }
+    EXPECT_EQ(oracle::orbit_size(shape, a), static_cast<std::size_t>(2 * n));
+    EXPECT_TRUE(canon.insert(oracle::canonical(shape, a)).second) << "two solutions in one orbit";
+  }
+  EXPECT_EQ(canon, want.canon);
+}
+
+class StarBrute : public ::testing::TestWithParam<BruteCase> {};
+
+TEST_P(StarBrute, EngineAgreesWithTheOracle) { expect_engine_agrees_with_oracle(GetParam().spec); }
+
+std::string case_name(const ::testing::TestParamInfo<BruteCase>& i) { return i.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, StarBrute,
+    ::testing::Values(BruteCase{spec(5, "1..10", 3), "pentagram_3_lines"},
+                      BruteCase{spec(5, "1..10", 4), "pentagram_4_lines"},
+                      BruteCase{spec(5, "1..10", 5), "pentagram_magic"},
+                      BruteCase{spec(5, "1..12", 5), "pentagram_ten_of_12"},
+                      BruteCase{spec(5, "1..12", 5, 24), "pentagram_ten_of_12_sum_24"},
+                      BruteCase{spec(5, "1..13", 5), "pentagram_ten_of_13"},
+                      BruteCase{spec(5, "1..12", 4, 26), "pentagram_ten_of_12_4_lines_sum_26"},
+                      BruteCase{spec(5, "101..112", 5), "pentagram_offset_numbers"},
+                      BruteCase{spec(5, "1,2,3,5,7,11,13,17,19,23,29,31", 5), "pentagram_sparse_numbers"},
+                      BruteCase{spec(6, "1..12", 6), "hexagram"},
+                      BruteCase{spec(6, "1..13", 6), "hexagram_twelve_of_13"},
+                      BruteCase{spec(6, "1..12", 5, 26), "hexagram_5_lines_sum_26"},
+                      BruteCase{spec(7, "1..14", 7), "heptagram"}),
+    case_name);
+
+// Minutes with the plain oracle: only with MAGIC_SLOW_TESTS=1.
+class StarBruteSlow : public ::testing::TestWithParam<BruteCase> {};
+
+TEST_P(StarBruteSlow, EngineAgreesWithTheOracle) {
+  if (!std::getenv("MAGIC_SLOW_TESTS")) GTEST_SKIP() << "slow; set MAGIC_SLOW_TESTS=1";
+  expect_engine_agrees_with_oracle(GetParam().spec);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, StarBruteSlow,
+                         ::testing::Values(BruteCase{spec(8, "1..16", 8), "octagram"},
+                                           BruteCase{spec(6, "1..12", 4), "hexagram_4_lines"},
+                                           BruteCase{spec(7, "1..15", 7), "heptagram_14_of_15"}),
+                         case_name);
+
+// ---- the two solvers and the three dedup paths ---------------------------------
+
+TEST(Star, ChainAndPartialSumSolversAgree) {
+  for (const json& s : {spec(5, "1..12"), spec(5, "1..14"), spec(6), spec(6, "1..14"), spec(7), spec(8), spec(9),
+                        spec(7, "3..20", 7, 42)}) {
+    const auto chain = run(s);
+    const auto partial = run(with(s, "solver", "partial-sums"));
+    EXPECT_EQ(partial.digest, chain.digest) << s.dump();
+    EXPECT_EQ(partial.unique, chain.unique) << s.dump();
+    EXPECT_EQ(partial.by_key, chain.by_key) << s.dump();
+    EXPECT_GT(partial.nodes, chain.nodes) << "the chain solver should visit fewer nodes";
+  }
+}
+
+TEST(Star, ThreeDedupPathsAgree) {
+  for (const json& s : {spec(5, "1..10", 4), spec(5, "1..12"), spec(7), spec(6, "1..13", 5, 30)}) {
+    const auto gen = run(s);
+    const auto filter = run(with(s, "symmetry_breaking", false));
+    RunOptions hs;
+    hs.dedup = magic::DedupMode::HashSet;
+    const auto set_all = run(with(s, "symmetry_breaking", false), hs);
+    const auto set_gen = run(s, hs);
+    EXPECT_EQ(gen.dedup, "generator");
+    EXPECT_EQ(filter.dedup, "canonical-filter");
+    EXPECT_EQ(set_all.dedup, "hash-set");
+    for (const auto* r : {&filter, &set_all, &set_gen}) {
+      EXPECT_EQ(r->digest, gen.digest) << s.dump();
+      EXPECT_EQ(r->unique, gen.unique) << s.dump();
+      EXPECT_EQ(r->total, gen.total) << s.dump();
+      EXPECT_EQ(r->by_key, gen.by_key) << s.dump();
+    }
+    EXPECT_EQ(filter.total, static_cast<std::uint64_t>(2 * s.at("n").get<int>()) * filter.unique);
+  }
+}
+
+TEST(Star, DigestIndependentOfThreadsAndSplitDepth) {
+  for (const json& s : {spec(9), spec(5, "1..10", 4)}) {
+    const auto ref = run(s, {.threads = 1, .split_depth = 0});
+    EXPECT_GT(ref.unique, 0u);
+    for (unsigned t : {1u, 2u, 3u, 8u})
+      for (int d : {0, 1, 2, 3, 4, 5, 6, 7, 9, 12, 40}) {
+        const auto r = run(s, {.threads = t, .split_depth = d});
+        EXPECT_EQ(r.digest, ref.digest) << s.dump() << " threads " << t << " depth " << d;
+        EXPECT_EQ(r.unique, ref.unique);
+        EXPECT_EQ(r.by_key, ref.by_key);
+        EXPECT_EQ(r.nodes >= ref.unique, true);
+      }
+  }
+}
+
+TEST(Star, SolutionOrderIndependentOfThreads) {
+  auto first = [](unsigned t) {
+    RunOptions ro{.threads = t};
+    ro.solutions = 100;
+    std::vector<std::string> out;
+    ro.on_solution = [&](const json& s) { out.push_back(s.dump()); };
+    run(spec(10), ro);
+    return out;
+  };
+  const auto a = first(1);
+  EXPECT_EQ(a.size(), 100u);
+  EXPECT_EQ(a, first(2));
+  EXPECT_EQ(a, first(8));
+}
+
+TEST(Star, ShardsAddUpToTheWhole) {
+  for (const json& s : {spec(9), spec(5, "1..11", 4)}) {
+    const auto whole = run(s);
+    for (unsigned m : {2u, 3u, 7u}) {
+      magic::Digest d;
+      std::uint64_t unique = 0;
+      std::map<std::int64_t, std::uint64_t> by;
+      for (unsigned i = 0; i < m; ++i) {
+        const auto r = run(s, {.shard_index = i, .shard_count = m});
+        d.merge(r.digest);
+        unique += r.unique;
+        for (auto [k, v] : r.by_key) by[k] += v;
+      }
+      EXPECT_EQ(d, whole.digest) << m << " shards";
+      EXPECT_EQ(unique, whole.unique);
+      EXPECT_EQ(by, whole.by_key);
+    }
+  }
+}
+
+TEST(Star, StopAfterGivesTheFirstSolutionsInTaskOrder) {
+  RunOptions all;
+  all.solutions = 7;
+  std::vector<std::string> ref;
+  all.on_solution = [&](const json& s) { ref.push_back(s.dump()); };
+  run(spec(9), all);
+  for (unsigned t : {1u, 2u, 4u}) {
+    RunOptions ro{.threads = t};
+    ro.solutions = 7;
+    ro.stop_after = 7;
+    std::vector<std::string> got;
+    ro.on_solution = [&](const json& s) { got.push_back(s.dump()); };
+    const auto r = run(spec(9), ro);
+    EXPECT_EQ(got, ref);
+    EXPECT_EQ(r.unique, 7u);
+    EXPECT_FALSE(r.exhaustive);
+  }
+}
+
+TEST(Star, CheckpointResumeGivesTheSameDigest) {
+  const json s = spec(9);
+  const int depth = 3;  // a few hundred tasks; the checkpoint is rewritten after each
+  const auto whole = run(s, {.split_depth = depth});
+  const std::string path = ::testing::TempDir() + "/star_ck.json";
+  std::filesystem::remove(path);
+  const json sig{{"test", "star"}};
+  {
+    std::atomic<bool> stop{false};
+    magic::Checkpoint ck(path, sig, 0.0);
+    RunOptions ro{.threads = 2, .split_depth = depth};
+    ro.interrupt = &stop;
+    ro.checkpoint = &ck;
+    ro.on_progress = [&](const magic::Progress& p) {
+      if (p.tasks_done > 10) stop = true;
+    };
+    ro.progress_interval = 0;
+    const auto part = run(s, ro);
+    EXPECT_TRUE(part.interrupted);
+    EXPECT_LT(part.unique, whole.unique);
+  }
+  magic::Checkpoint ck(path, sig);
+  ASSERT_TRUE(ck.load());
+  RunOptions ro{.split_depth = depth};
+  ro.checkpoint = &ck;
+  const auto rest = run(s, ro);
+  EXPECT_GT(rest.tasks_resumed, 0u);
+  EXPECT_LT(rest.tasks_resumed, rest.tasks);
+  EXPECT_TRUE(rest.exhaustive);
+  EXPECT_EQ(rest.digest, whole.digest);
+  EXPECT_EQ(rest.unique, whole.unique);
+  EXPECT_EQ(rest.by_key, whole.by_key);
+}
+
+// ---- input checking -------------------------------------------------------------
+
+TEST(Star, ParsesNumberLists) {
+  using V = std::vector<int>;
+  EXPECT_EQ(magic::parse_star_numbers("1..5"), (V{1, 2, 3, 4, 5}));
+  EXPECT_EQ(magic::parse_star_numbers("4,2,9"), (V{2, 4, 9}));
+  EXPECT_EQ(magic::parse_star_numbers("1..3, 7,10..11"), (V{1, 2, 3, 7, 10, 11}));
+  for (const char* bad : {"", "1..", "..4", "a", "1,,2", "0..4", "-1..4", "5..1", "1,2,2", "1..4,3", "1..100000",
+                          "70000", "1.5", "1...4"})
+    EXPECT_THROW(magic::parse_star_numbers(bad), std::invalid_argument) << bad;
+  EXPECT_EQ(magic::format_star_numbers({1, 2, 3, 4}), "1..4");
+  EXPECT_EQ(magic::format_star_numbers({1, 2, 4}), "1,2,4");
+}
+
+TEST(Star, RejectsBadSpecs) {
+  EXPECT_THROW(run(spec(4)), std::invalid_argument);
+  EXPECT_THROW(run(spec(25)), std::invalid_argument);
+  EXPECT_THROW(run(spec(5, "1..9")), std::invalid_argument);           // fewer than 2n numbers
+  EXPECT_THROW(run(spec(5, "1..10", 2)), std::invalid_argument);       // K <= n/2
+  EXPECT_THROW(run(spec(6, "1..12", 3)), std::invalid_argument);
+  EXPECT_THROW(run(spec(5, "1..10", 6)), std::invalid_argument);       // K > n
+  EXPECT_THROW(run(spec(5, "1..10", -1)), std::invalid_argument);
+  EXPECT_THROW(run(spec(5, "1..10", 5, 0)), std::invalid_argument);    // sum must be positive
+  EXPECT_THROW(run(spec(5, "1,100")), std::invalid_argument);
+  EXPECT_THROW(run(with(spec(5), "numbers", json::array({1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 10}))), std::invalid_argument);
+  EXPECT_THROW(run(with(spec(5), "numbers", json::array({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}))), std::invalid_argument);
+  EXPECT_THROW(run(with(spec(5), "numbers", json::array({1, 70, 71, 72, 73, 74, 75, 76, 77, 78}))),
+               std::invalid_argument);  // wider than 64
+  EXPECT_THROW(run(with(spec(5), "n", "five")), std::invalid_argument);
+  EXPECT_THROW(run(json{{"name", "star"}}), std::invalid_argument);
+  // Numbers as a JSON list work like the string form.
+  EXPECT_EQ(run(with(spec(5), "numbers", json::array({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}))).unique, 24u);
+}
+
+TEST(Star, DescribeEchoesTheSpec) {
+  const auto d = magic::run_spec(spec(5, "1..12", 5, 24)).problem;
+  EXPECT_EQ(d.at("name"), "star");
+  EXPECT_EQ(d.at("n"), 5);
+  EXPECT_EQ(d.at("numbers"), "1..12");
+  EXPECT_EQ(d.at("equal_lines"), 5);
+  EXPECT_EQ(d.at("sum"), 24);
+  const auto plain = magic::run_spec(spec(6)).problem;
+  EXPECT_EQ(plain.at("numbers"), "1..12");
+  EXPECT_EQ(plain.at("equal_lines"), 6);
+  EXPECT_FALSE(plain.contains("sum"));
+  // The echo runs again to the same result (checkpoints and `reproduce` rely on it).
+  EXPECT_EQ(run(d).digest, run(spec(5, "1..12", 5, 24)).digest);
+}
+
+}  // namespace
