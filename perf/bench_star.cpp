@@ -1,0 +1,93 @@
+// Kernel benchmarks for stars, side by side with the seed 002 port:
+//   Seed002/*        the documents' permutation search (perf/baselines/seed002.cpp)
+//   Star*/run        the engine through the runner (1 thread: tasks, digest, canonical forms)
+//   Star*/kernel     the serial solver alone over every task, counting emitted solutions
+// The ratio Seed002 / Star is the speedup; read it from one run of this binary.
+#include <benchmark/benchmark.h>
+
+#include "magic/star.hpp"
+
+#define SEED002_NO_MAIN
+#include "baselines/seed002.cpp"
+
+namespace {
+
+magic::StarSpec spec(int n, std::vector<int> numbers, int k) {
+  magic::StarSpec s;
+  s.n = n;
+  s.numbers = std::move(numbers);
+  s.equal_lines = k;
+  return s;
+}
+std::vector<int> upto(int m) {
+  std::vector<int> v(m);
+  for (int i = 0; i < m; ++i) v[i] = i + 1;
+  return v;
+}
+
+// A minimal task context: counts what the solver emits.
+struct CountCtx {
+  std::uint64_t nodes = 0, emitted = 0;
+  template <class S>
+  void emit(const S&) { ++emitted; }
+  bool stopped() { return false; }
+  bool aborted() const { return false; }
+};
+
+template <int N>
+std::uint64_t kernel(const magic::StarProblem<N>& p) {
+  std::vector<typename magic::StarProblem<N>::State> tasks;
+  p.expand(p.default_split_depth(), [&](const auto& s) { tasks.push_back(s); });
+  CountCtx ctx;
+  for (const auto& t : tasks) p.solve(t, ctx);
+  return ctx.emitted;
+}
+
+void BM_Seed002(benchmark::State& state) {
+  seed002::Search s;
+  s.max = static_cast<int>(state.range(0));
+  s.equal = static_cast<int>(state.range(1));
+  const long want = s.max == 12 ? 24 : 168;
+  for (auto _ : state)
+    if (s.run() != want) state.SkipWithError("wrong count");
+}
+BENCHMARK(BM_Seed002)->ArgNames({"max", "equal"})->Args({12, 5})->Args({10, 4})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+template <int N>
+void run_bench(benchmark::State& state, const magic::StarSpec& sp, std::uint64_t want) {
+  const magic::StarProblem<N> p(sp);
+  magic::RunOptions ro;
+  ro.threads = static_cast<unsigned>(state.range(0));
+  for (auto _ : state) {
+    const auto r = magic::run(p, ro);
+    if (r.unique != want) state.SkipWithError("wrong count");
+    benchmark::DoNotOptimize(r.digest);
+  }
+}
+
+template <int N>
+void kernel_bench(benchmark::State& state, const magic::StarSpec& sp, std::uint64_t want) {
+  const magic::StarProblem<N> p(sp);
+  for (auto _ : state)
+    if (kernel(p) != want) state.SkipWithError("wrong count");
+}
+
+void BM_StarTenOf12_run(benchmark::State& st) { run_bench<5>(st, spec(5, upto(12), 5), 24); }
+void BM_StarTenOf12_kernel(benchmark::State& st) { kernel_bench<5>(st, spec(5, upto(12), 5), 24); }
+void BM_StarPentagram4_run(benchmark::State& st) { run_bench<5>(st, spec(5, upto(10), 4), 168); }
+void BM_StarPentagram4_kernel(benchmark::State& st) { kernel_bench<5>(st, spec(5, upto(10), 4), 168); }
+void BM_StarHexagram_kernel(benchmark::State& st) { kernel_bench<6>(st, spec(6, upto(12), 6), 80); }
+void BM_StarN9_kernel(benchmark::State& st) { kernel_bench<9>(st, spec(9, upto(18), 9), 3014); }
+void BM_StarN10_run(benchmark::State& st) { run_bench<10>(st, spec(10, upto(20), 10), 10882); }
+
+BENCHMARK(BM_StarTenOf12_run)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_StarTenOf12_kernel)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_StarPentagram4_run)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_StarPentagram4_kernel)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_StarHexagram_kernel)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_StarN9_kernel)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StarN10_run)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
