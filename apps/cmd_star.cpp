@@ -12,6 +12,7 @@ struct StarArgs {
   std::string numbers;
   int equal_lines = 0;
   int sum = 0;
+  std::string solver = "auto";
   bool all_orientations = false;
   Common common;
 };
@@ -61,6 +62,10 @@ void add_star(CLI::App& app, Action& action) {
   auto* k = sub->add_option("--equal-lines,-k", args->equal_lines,
                   "at least K lines share the common sum; K > n/2 (default n: a magic star)");
   auto* sum = sub->add_option("--sum", args->sum, "fix the common sum");
+  sub->add_option("--solver", args->solver,
+                  "search: auto, chain (all lines equal only) or partial-sums; both give the same result")
+      ->check(CLI::IsMember({"auto", "chain", "partial-sums"}))
+      ->default_str("auto");
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 2n orientations and keep the canonical ones, instead of symmetry breaking");
   add_common(sub, args->common);
@@ -76,6 +81,8 @@ void add_star(CLI::App& app, Action& action) {
       spec.equal_lines = args->equal_lines;
       if (has_sum) spec.sum = args->sum;
       spec.symmetry_breaking = !args->all_orientations;
+      for (auto v : {magic::StarSolver::Auto, magic::StarSolver::Chain, magic::StarSolver::PartialSums})
+        if (args->solver == magic::to_string(v)) spec.solver = v;
       return dispatch<magic::kStarMinN>(magic::normalize_star(spec), args->common);
     };
   });

@@ -24,7 +24,7 @@ TEST(CliStar, BadArgumentsGiveACleanError) {
         "star --numbers 1..100", "star --numbers 1,2,3,4,5,6,7,8,9,99", "star --numbers 1..70000",
         "star --equal-lines 2", "star --equal-lines 6", "star --equal-lines 0", "star --equal-lines -1",
         "star --n 8 --equal-lines 4", "star --equal-lines x", "star --sum 0", "star --sum -5", "star --sum x",
-        "star --threads 0", "star --bogus", "star --n 5 --json /no/such/dir/out.json", "star --shard 2/2"}) {
+        "star --threads 0", "star --bogus", "star --solver bogus", "star --numbers 1..10 -k 4 --solver chain", "star --n 5 --json /no/such/dir/out.json", "star --shard 2/2"}) {
     SCOPED_TRACE(args);
     EXPECT_CLEAN_ERROR(run_cli(args));
   }
@@ -91,6 +91,9 @@ TEST(CliStar, AllOrientationsGivesTheSameCounts) {
   EXPECT_EQ(a.at("counts"), b.at("counts"));
   EXPECT_EQ(a.at("digest"), b.at("digest"));
   EXPECT_EQ(b.at("run").at("dedup"), "canonical-filter");
+  const auto c = nlohmann::json::parse(run_cli("star --n 7 --solver partial-sums --json -").out);
+  EXPECT_EQ(a.at("digest"), c.at("digest"));
+  EXPECT_EQ(c.at("problem").at("solver"), "partial-sums");
 }
 
 }  // namespace

@@ -265,6 +265,13 @@ TEST(Star, ChainAndPartialSumSolversAgree) {
   }
 }
 
+TEST(Star, SolverChoiceIsChecked) {
+  EXPECT_EQ(run(with(spec(8), "solver", "chain")).digest, run(spec(8)).digest);
+  EXPECT_THROW(run(with(spec(5, "1..10", 4), "solver", "chain")), std::invalid_argument);
+  EXPECT_THROW(run(with(spec(5), "solver", "bogus")), std::invalid_argument);
+  EXPECT_EQ(magic::run_spec(with(spec(6), "solver", "partial-sums")).problem.at("solver"), "partial-sums");
+}
+
 TEST(Star, ThreeDedupPathsAgree) {
   for (const json& s : {spec(5, "1..10", 4), spec(5, "1..12"), spec(7), spec(6, "1..13", 5, 30)}) {
     const auto gen = run(s);

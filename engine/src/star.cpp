@@ -86,6 +86,15 @@ std::vector<int> parse_star_numbers(std::string_view text) {
   return out;
 }
 
+const char* to_string(StarSolver s) {
+  switch (s) {
+    case StarSolver::Chain: return "chain";
+    case StarSolver::PartialSums: return "partial-sums";
+    case StarSolver::Auto: break;
+  }
+  return "auto";
+}
+
 std::string format_star_numbers(const std::vector<int>& v) {
   if (v.empty()) return "";
   if (v.back() - v.front() + 1 == static_cast<int>(v.size()) && v.size() > 2)
@@ -121,6 +130,8 @@ StarSpec normalize_star(StarSpec spec) {
                                 " for n = " + std::to_string(n) + " (more than half the lines, so the common sum is unique), got " +
                                 std::to_string(spec.equal_lines));
   if (spec.sum && *spec.sum < 1) throw std::invalid_argument("--sum must be positive");
+  if (spec.solver == StarSolver::Chain && spec.equal_lines != n)
+    throw std::invalid_argument("star: the chain solver needs all lines equal");
   return spec;
 }
 
@@ -136,7 +147,11 @@ StarSpec star_spec_from_json(const nlohmann::json& j) {
     s.equal_lines = j.value("equal_lines", 0);
     if (j.contains("sum") && !j.at("sum").is_null()) s.sum = j.at("sum").get<int>();
     s.symmetry_breaking = j.value("symmetry_breaking", true);
-    s.generic = j.value("solver", std::string("auto")) == "partial-sums";
+    const std::string solver = j.value("solver", std::string("auto"));
+    bool known = false;
+    for (StarSolver v : {StarSolver::Auto, StarSolver::Chain, StarSolver::PartialSums})
+      if (solver == to_string(v)) s.solver = v, known = true;
+    if (!known) throw std::invalid_argument("star: unknown solver '" + solver + "'");
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument("malformed star spec " + j.dump() + ": " + e.what());
   }

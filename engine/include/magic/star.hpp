@@ -91,14 +91,19 @@ StarGeometry star_geometry(int n);
 
 // ---- problem spec ---------------------------------------------------------
 
+// How the search runs.  Auto: chain for K = n, partial-sums for K < n.
+// Partial-sums also runs K = n, to cross-check the chain solver.
+enum class StarSolver { Auto, Chain, PartialSums };
+
 struct StarSpec {
   int n = 5;
   std::vector<int> numbers;        // sorted, distinct; empty means 1..2n
   int equal_lines = 0;             // K; 0 means n
   std::optional<int> sum;          // fixed common sum
   bool symmetry_breaking = true;
-  bool generic = false;            // K = n with the partial-sum solver (cross-check)
+  StarSolver solver = StarSolver::Auto;
 };
+const char* to_string(StarSolver s);
 
 // "1..12", "1,2,4,5", "1..5,8,10..12".  Throws std::invalid_argument.
 std::vector<int> parse_star_numbers(std::string_view text);
@@ -147,6 +152,7 @@ class StarProblem {
     std::array<std::int16_t, N> part;       // partial line sums (partial-sum solver)
     std::uint64_t free;                     // positions of numbers still unused
     std::uint64_t rfree;                    // the same, bit-reversed (magic solver)
+    std::uint64_t vfloor;                   // bit-reversed positions a vertex may take
     std::uint32_t bad;                      // lines lost to the budget (partial-sum solver)
     std::int16_t sum;                       // S in positions: S - 4 * min
     std::uint8_t step;
@@ -161,7 +167,7 @@ class StarProblem {
     for (int v : nums) pool_ |= 1ull << (v - base_);
     k_ = spec_.equal_lines;
     budget_ = N - k_;
-    magic_ = budget_ == 0 && !spec_.generic;
+    magic_ = spec_.solver == StarSolver::Chain || (spec_.solver == StarSolver::Auto && budget_ == 0);
     for (int p = 0; p < kPoints; ++p) label_[p] = static_cast<std::uint8_t>(star_label(N, p));
     const StarGeometry g = star_geometry(N);
     lines_ = g.lines;
@@ -174,7 +180,7 @@ class StarProblem {
                      {"equal_lines", k_}};
     if (spec_.sum) j["sum"] = *spec_.sum;
     if (!spec_.symmetry_breaking) j["symmetry_breaking"] = false;
-    if (spec_.generic) j["solver"] = "partial-sums";
+    if (spec_.solver != StarSolver::Auto) j["solver"] = to_string(spec_.solver);
     return j;
   }
   const StarSpec& spec() const { return spec_; }
@@ -269,6 +275,7 @@ class StarProblem {
     State s{};
     s.free = pool_;
     s.rfree = star_detail::reversed(pool_);
+    s.vfloor = ~0ull;
     return s;
   }
 
@@ -326,6 +333,7 @@ class StarProblem {
           if (spec_.symmetry_breaking && std::popcount(fr & above(p)) < N - 1) break;
           State t = s;
           take(t, V(0), p);
+          if (spec_.symmetry_breaking) t.vfloor = reversed_above(p);
           t.step = 2;
           magic_top(t, m);
         }
@@ -350,7 +358,7 @@ class StarProblem {
       }
       case 4: {  // V1, and V(n-1) from line n-1
         const int r = s.sum - s.pos[I(N - 1)] - s.pos[I(0)];
-        for (std::uint64_t f = fr & vertex_mask(s) & partner(s.rfree & vertex_rmask(s), r); f; f &= f - 1) {
+        for (std::uint64_t f = fr & vertex_mask(s) & partner(s.rfree & s.vfloor, r); f; f &= f - 1) {
           const int c = std::countr_zero(f), w = r - c;
           if (c == w) continue;
           State t = s;
@@ -367,9 +375,6 @@ class StarProblem {
   // Vertices other than V0 must exceed V0 when breaking symmetry.
   std::uint64_t vertex_mask(const State& s) const {
     return spec_.symmetry_breaking ? star_detail::above(s.pos[V(0)]) : ~0ull;
-  }
-  std::uint64_t vertex_rmask(const State& s) const {
-    return spec_.symmetry_breaking ? star_detail::reversed_above(s.pos[V(0)]) : ~0ull;
   }
 
   template <int L, class Mode>
@@ -399,7 +404,7 @@ class StarProblem {
     }
     const auto& p = s.pos;
     const int S = s.sum;
-    const std::uint64_t rvf = rf & vertex_rmask(s);  // free vertex values, reversed
+    const std::uint64_t rvf = rf & s.vfloor;          // free vertex values, reversed
     const int r = S - p[V(L)] - p[I(L)];             // I(L+1) + V(L+2)
     std::uint64_t cand = fr & partner(rvf, r);
     if constexpr (L == kLastLevel) {
