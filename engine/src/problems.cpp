@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "magic/circle.hpp"
 #include "magic/square.hpp"
 #include "magic/star.hpp"
 
@@ -32,6 +33,7 @@ SpecRun run_square(const nlohmann::json& spec, const RunOptions& ro) {
 SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
   const std::string name = spec.value("name", "");
   if (name == "square") return run_square(spec, ro);
+  if (name == "circle") return run_circle_spec(spec, ro);
   if (name == "star") return run_star(spec, ro);
   throw std::invalid_argument("unknown problem '" + name + "' in " + spec.dump());
 }

@@ -1,0 +1,52 @@
+#include <iostream>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "magic/circle.hpp"
+
+namespace cli {
+namespace {
+
+struct CircleArgs {
+  int n = 0;
+  std::string method = "exhaustive";
+  Common common;
+};
+
+// As the document prints them: "[ 1 3 10 2 5 ]".
+void print_circle(std::ostream& os, const nlohmann::json& c) {
+  os << "[";
+  for (const auto& v : c) os << " " << v.get<int>();
+  os << " ]\n";
+}
+
+void add_circle(CLI::App& app, Action& action) {
+  auto args = std::make_shared<CircleArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "circle", "count magic circles (魔円陣): n numbers whose arcs sum to 1..n(n-1) once each");
+  sub->add_option("--n,-n", args->n, "numbers on the circle, 3..40 (exhaustive: n=17 takes minutes)")
+      ->required();
+  sub->add_option("--method", args->method,
+                  std::string("exhaustive (no number theory) or multiplier (difference sets fixed by "
+                              "the multipliers p | n-1; reaches n = 40)"))
+      ->default_str("exhaustive");
+  add_common(sub, args->common);
+  add_svg_option(sub, args->common);
+  sub->callback([args, &action] {
+    action = [args]() -> int {
+      const auto method = magic::parse_circle_method(args->method);
+      if (!method)
+        throw UsageError("unknown --method '" + args->method + "' (use " + magic::kCircleMethodNames + ")");
+      magic::validate_circle({args->n, *method});
+      Printer pr;
+      pr.human_solution = print_circle;
+      if (*method == magic::CircleMethod::Exhaustive) return execute(magic::CircleProblem(args->n), args->common, pr);
+      return execute(magic::CircleMultiplierProblem(args->n), args->common, pr);
+    };
+  });
+}
+
+const RegisterCommand reg(40, add_circle);
+
+}  // namespace
+}  // namespace cli

@@ -1,0 +1,660 @@
+#pragma once
+// Magic circles (魔円陣, seed 003): n positive integers on a circle such that
+// the sums of the n(n-1) arcs of 1..n-1 consecutive numbers are 1..n(n-1),
+// each exactly once.  Counted up to rotation and reflection.
+//
+// Two independent methods:
+//
+//  * "exhaustive" (CircleProblem): the seed's search, 1 first and then always
+//    the smallest number not yet represented, placed as a single element,
+//    made much faster (see the notes at CircleSearch).  No number theory.
+//
+//  * "multiplier" (CircleMultiplierProblem): circles are planar cyclic
+//    difference sets modulo v = n^2-n+1, and every prime p | n-1 is a
+//    multiplier, so only unions of orbits of x -> p*x need to be searched.
+//
+// Both emit one circle per dihedral orbit, already in the document's print
+// form: 1 first and the second number smaller than the last.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/problems.hpp"
+#include "magic/runner.hpp"
+
+namespace magic {
+
+inline constexpr int kCircleMinN = 3;
+inline constexpr int kCircleMaxN = 40;
+// Arc sums are below S = n(n-1)+1 <= 1561; bit S and the padding above are
+// kept set so that no sum ever reaches them.
+inline constexpr int kCircleMaxWords = (kCircleMaxN * (kCircleMaxN - 1) + 1) / 64 + 1;  // 25
+
+enum class CircleMethod { Exhaustive, Multiplier };
+std::optional<CircleMethod> parse_circle_method(const std::string& s);
+std::string to_string(CircleMethod m);
+inline constexpr const char* kCircleMethodNames = "exhaustive, multiplier";
+
+struct CircleSpec {
+  int n = 3;
+  CircleMethod method = CircleMethod::Exhaustive;
+};
+
+// Throws std::invalid_argument with a one-line message for n outside 3..40.
+void validate_circle(const CircleSpec& spec);
+
+// A circle, padded with zeros.  uint16: values stay below n(n-1)+1 <= 1561.
+using CircleSolution = std::array<std::uint16_t, kCircleMaxN>;
+static_assert(std::has_unique_object_representations_v<CircleSolution>);
+
+// 1 first, then the direction in which the second number is smaller than the
+// last (the document's print form).  Any rotation or reflection of the same
+// circle maps to the same result.
+CircleSolution circle_canonical(const CircleSolution& s, int n);
+nlohmann::json circle_to_json(const CircleSolution& s, int n);
+// The multiplier data: primes of n-1, orbits of <primes> on Z_v.
+struct CircleOrbits {
+  int v = 0;
+  std::vector<int> multipliers;            // the primes dividing n-1
+  std::vector<std::vector<int>> orbits;    // every orbit of x -> p*x (all p) on Z_v
+};
+CircleOrbits circle_orbits(int n);
+
+// ---------------------------------------------------------------------------
+// Exhaustive search.
+//
+// maenjin2 places, after 1, always the smallest number m not yet represented
+// by a run of placed numbers, as a single element.  (Valid: every smaller
+// number is represented already, so no unplaced element is below m, and a
+// run of two or more elements summing to m would consist of placed elements
+// only, so m would be represented.)  The values are therefore fixed by the
+// path; only the position of each one branches.
+//
+// What this search adds, each measured on n = 13..15 (perf/results/circle.md):
+//
+//  1. Complementary arcs.  A run of placed numbers with sum s also fixes the
+//     sum S - s of the complementary arc (S = n(n-1)+1, the total).  So the
+//     set `used` holds s and S - s for every run; a new run sum must avoid
+//     both.  (Another arc with sum S - s would repeat that value.)
+//     Valid because the complement of a run inside the placed numbers always
+//     contains every empty place, so it is a different arc from any run.
+//
+//  2. The last element is free.  With n-1 numbers placed they form one run,
+//     `used` holds all of its n(n-1)/2 sub-runs and their complements, i.e.
+//     every value 1..S-1 exactly once, and the arcs through the last place
+//     are exactly those complements.  So once n-1 numbers are placed the
+//     circle is complete: the last number is S - sum and needs no check.
+//
+//  3. Sum bound.  The r numbers still to place are distinct and at least m,
+//     and they sum to S - sum: r*m + r(r-1)/2 <= S - sum.
+//
+//  4. Positions inside a gap are not decided early ("lazy gaps").  A run
+//     sum never crosses an empty place, so two partial circles that differ
+//     only in where the runs sit inside the empty stretches have the same
+//     checks and the same future.  The state is the cyclic sequence of runs
+//     with gaps of undetermined size >= 1 between them, and a number either
+//     extends a run at one end (the gap stays open), fills a gap of size one
+//     (joining two runs), or starts a new run inside a gap.  The sizes only
+//     have to add up: gaps <= empty places.  The final circle fixes them
+//     all, so each circle is still found exactly once.  This cuts the nodes
+//     with 5+ empty places several times over; near the leaves, where the
+//     gaps are single places, it changes nothing.
+//
+//  5. Mirror images.  The only states equal to their own mirror image (the
+//     reflection through 1) are the root [1] and [1] gap [2] gap.  At the
+//     root 2 only goes right of 1 or apart; at [1] _ [2] _ only the gap that
+//     follows 1 is branched on.  Every later state differs from its mirror
+//     image, and its mirror is explored in the other branch, so every
+//     circle appears exactly once per rotation/reflection class.
+//
+//   Tried and dropped (no gain measured): a stronger sum bound with the r
+//   smallest free values, forward checks that every gap can still take some
+//   value, and second-moment (sum of squares) identities.
+// ---------------------------------------------------------------------------
+
+// A task: the search state after the first placements (trivially copyable).
+struct CircleState {
+  std::array<std::uint64_t, kCircleMaxWords> used;  // represented sums and their complements
+  std::array<std::uint16_t, 2 * kCircleMaxN> seq;   // runs in cyclic order, each followed by 0 (a gap)
+  std::uint16_t sum;    // of the placed numbers
+  std::uint16_t next;   // the smallest number not represented: placed next
+  std::uint8_t len;     // used part of seq
+  std::uint8_t gaps;
+  std::uint8_t placed;
+  std::uint8_t mirror;  // the state is its own mirror image
+};
+static_assert(std::is_trivially_copyable_v<CircleState>);
+
+// The search proper, for bit sets of W words.  Kept in the header so that the
+// per-node counting and the emission go straight into the task context.
+template <int W>
+class CircleSearch {
+ public:
+  using Bits = std::array<std::uint64_t, W>;
+  static constexpr int kMaxN = kCircleMaxN;
+
+  explicit CircleSearch(int n) : n_(n), S_(n * (n - 1) + 1) {}
+
+  static CircleState root(int n) {
+    CircleState s{};
+    const int S = n * (n - 1) + 1;
+    set_bit(s.used.data(), 0);
+    set_bit(s.used.data(), 1);
+    set_bit(s.used.data(), S - 1);
+    for (int x = S; x < 64 * W; ++x) set_bit(s.used.data(), x);
+    s.seq[0] = 1;
+    s.seq[1] = 0;
+    s.len = 2;
+    s.gaps = 1;
+    s.placed = 1;
+    s.sum = 1;
+    s.next = 2;
+    s.mirror = 1;
+    return s;
+  }
+
+  // Visits the states `depth` placements below `s` (or leaves reached
+  // earlier) in a fixed order.
+  template <class F>
+  void expand(const CircleState& s, int depth, F&& on_prefix) {
+    load(s);
+    Expander<F> ex{on_prefix, s.placed + depth};
+    node(u_start_, ex);
+  }
+
+  template <class Ctx>
+  void solve(const CircleState& s, Ctx& ctx) {
+    load(s);
+    Solver<Ctx> sv{ctx};
+    node(u_start_, sv);
+  }
+
+ private:
+  template <class F>
+  struct Expander {
+    F& on_prefix;
+    int stop_at;  // placed count at which a task is cut
+    static constexpr bool kExpand = true;
+  };
+  template <class Ctx>
+  struct Solver {
+    Ctx& ctx;
+    static constexpr bool kExpand = false;
+  };
+
+  static void set_bit(std::uint64_t* u, int x) { u[x >> 6] |= std::uint64_t{1} << (x & 63); }
+  static bool has(const Bits& u, int x) { return (u[x >> 6] >> (x & 63)) & 1; }
+  static void put(Bits& u, int x) { u[x >> 6] |= std::uint64_t{1} << (x & 63); }
+  // Sets x and S-x; false if x is taken already (two new sums that are each
+  // other's complement are caught here).
+  bool add(Bits& u, int x) const {
+    if (has(u, x)) return false;
+    put(u, x);
+    put(u, S_ - x);
+    return true;
+  }
+  static int next_free(const Bits& u, int from) {
+    int w = from >> 6;
+    std::uint64_t x = ~u[w] & (~std::uint64_t{0} << (from & 63));
+    while (!x && ++w < W) x = ~u[w];
+    return w < W ? w * 64 + std::countr_zero(x) : 64 * W;
+  }
+
+  void load(const CircleState& s) {
+    for (int w = 0; w < W; ++w) u_start_[w] = s.used[w];
+    sum_ = s.sum;
+    next_ = s.next;
+    placed_ = s.placed;
+    mirror_ = s.mirror;
+    gaps_ = 0;
+    runs_ = 0;
+    int i = 0;
+    while (i < s.len) {
+      const int id = runs_++;
+      beg_[id] = end_[id] = kMaxN;
+      while (s.seq[i]) buf_[id][end_[id]++] = s.seq[i++];
+      ++i;  // the gap after the run
+      ring_[gaps_++] = static_cast<std::uint8_t>(id);
+    }
+  }
+
+  CircleState snapshot(const Bits& u) const {
+    CircleState s{};
+    for (int w = 0; w < W; ++w) s.used[w] = u[w];
+    int len = 0;
+    for (int g = 0; g < gaps_; ++g) {
+      const int id = ring_[g];
+      for (int p = beg_[id]; p < end_[id]; ++p) s.seq[len++] = buf_[id][p];
+      s.seq[len++] = 0;
+    }
+    s.len = static_cast<std::uint8_t>(len);
+    s.gaps = static_cast<std::uint8_t>(gaps_);
+    s.placed = static_cast<std::uint8_t>(placed_);
+    s.sum = static_cast<std::uint16_t>(sum_);
+    s.next = static_cast<std::uint16_t>(next_);
+    s.mirror = static_cast<std::uint8_t>(mirror_);
+    return s;
+  }
+
+  CircleSolution complete() const {
+    // One run of n-1 numbers; the last number closes the circle.
+    CircleSolution c{};
+    const int id = ring_[0];
+    int k = 0;
+    for (int p = beg_[id]; p < end_[id]; ++p) c[k++] = buf_[id][p];
+    c[k] = static_cast<std::uint16_t>(S_ - sum_);
+    return circle_canonical(c, n_);
+  }
+
+  enum Move { kJoinLeft, kJoinRight, kFill, kNewRun };
+
+  // Applies move `mv` at gap g with value m, recurses, undoes.
+  template <class Mode>
+  void descend(const Bits& v, Mode& md, Move mv, int g, int m, int child_mirror) {
+    const int a = ring_[g];
+    const int gi = g + 1 == gaps_ ? 0 : g + 1;
+    const int b = ring_[gi];
+    int saved = 0;
+    switch (mv) {
+      case kJoinLeft: buf_[a][end_[a]++] = static_cast<std::uint16_t>(m); break;
+      case kJoinRight: buf_[b][--beg_[b]] = static_cast<std::uint16_t>(m); break;
+      case kFill: {
+        saved = end_[a];
+        buf_[a][end_[a]++] = static_cast<std::uint16_t>(m);
+        for (int p = beg_[b]; p < end_[b]; ++p) buf_[a][end_[a]++] = buf_[b][p];
+        for (int k = gi; k + 1 < gaps_; ++k) ring_[k] = ring_[k + 1];
+        --gaps_;
+        break;
+      }
+      case kNewRun: {
+        const int id = runs_++;
+        beg_[id] = end_[id] = kMaxN;
+        buf_[id][end_[id]++] = static_cast<std::uint16_t>(m);
+        for (int k = gaps_; k > g + 1; --k) ring_[k] = ring_[k - 1];
+        ring_[g + 1] = static_cast<std::uint8_t>(id);
+        ++gaps_;
+        break;
+      }
+    }
+    const int old_next = next_, old_mirror = mirror_;
+    next_ = next_free(v, m + 1);
+    mirror_ = child_mirror;
+    sum_ += m;
+    ++placed_;
+    node(v, md);
+    --placed_;
+    sum_ -= m;
+    next_ = old_next;
+    mirror_ = old_mirror;
+    switch (mv) {
+      case kJoinLeft: --end_[a]; break;
+      case kJoinRight: ++beg_[b]; break;
+      case kFill: {
+        end_[a] = static_cast<std::uint8_t>(saved);
+        for (int k = gaps_; k > gi; --k) ring_[k] = ring_[k - 1];
+        ring_[gi] = static_cast<std::uint8_t>(b);
+        ++gaps_;
+        break;
+      }
+      case kNewRun: {
+        for (int k = g + 1; k + 1 < gaps_; ++k) ring_[k] = ring_[k + 1];
+        --gaps_;
+        --runs_;
+        break;
+      }
+    }
+  }
+
+  template <class Mode>
+  void node(const Bits& u, Mode& md) {
+    const int r = n_ - placed_;  // numbers still to place
+    if constexpr (Mode::kExpand) {
+      if (r == 1 || placed_ == md.stop_at) {
+        md.on_prefix(snapshot(u));
+        return;
+      }
+    } else {
+      ++md.ctx.nodes;
+      if (md.ctx.stopped()) return;
+      if (r == 1) {
+        md.ctx.emit(complete());
+        return;
+      }
+    }
+    const int m = next_;
+    if (r * m + r * (r - 1) / 2 > S_ - sum_) return;
+
+    const bool root = placed_ == 1;
+    const bool room = gaps_ <= r - 1;       // a gap may stay open
+    const bool split = gaps_ + 1 <= r - 1;  // a gap may be split by a new run
+    const int gap_count = mirror_ ? 1 : gaps_;
+    const bool fill_ok = gaps_ > 1;  // with one gap, filling it is the last number
+    for (int g = 0; g < gap_count; ++g) {
+      const int a = ring_[g];
+      const int b = ring_[g + 1 == gaps_ ? 0 : g + 1];
+      const std::uint16_t* a_lo = buf_[a] + beg_[a];
+      const std::uint16_t* a_hi = buf_[a] + end_[a];
+      const std::uint16_t* b_lo = buf_[b] + beg_[b];
+      const std::uint16_t* b_hi = buf_[b] + end_[b];
+      // Most placements already fail next to a neighbour: test both first.
+      const bool near_a = !has(u, m + a_hi[-1]);
+      const bool near_b = !has(u, m + *b_lo);
+      const bool want_a = near_a && (room || (near_b && fill_ok));
+      const bool want_b = near_b && ((room && !root) || (near_a && fill_ok));
+      // Sums of the last k numbers of run a and of the first k of run b,
+      // up to the first one that m cannot extend.
+      int sa[kMaxN], sb[kMaxN];
+      int la = 0, lb = 0;
+      bool ok_a = false, ok_b = false;
+      if (want_a) {
+        const std::uint16_t* p = a_hi - 1;
+        int t = *p;
+        sa[la++] = t;
+        ok_a = true;
+        while (p != a_lo) {
+          t += *--p;
+          sa[la++] = t;
+          if (has(u, m + t)) {
+            ok_a = false;
+            break;
+          }
+        }
+      }
+      if (want_b) {
+        const std::uint16_t* p = b_lo;
+        int t = *p++;
+        sb[lb++] = t;
+        ok_b = true;
+        while (p != b_hi) {
+          t += *p++;
+          sb[lb++] = t;
+          if (has(u, m + t)) {
+            ok_b = false;
+            break;
+          }
+        }
+      }
+      if (ok_a && room) {
+        Bits v = u;
+        bool ok = add(v, m);
+        for (int k = 0; ok && k < la; ++k) ok = add(v, m + sa[k]);
+        if (ok) descend(v, md, kJoinLeft, g, m, 0);
+      }
+      if (ok_b && room && !root) {  // at the root this is the mirror image of joining left
+        Bits v = u;
+        bool ok = add(v, m);
+        for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
+        if (ok) descend(v, md, kJoinRight, g, m, 0);
+      }
+      if (ok_a && ok_b && fill_ok) {
+        bool ok = true;
+        for (int i = 0; ok && i < la; ++i) {
+          const int base = m + sa[i];
+          for (int j = 0; j < lb; ++j)
+            if (has(u, base + sb[j])) {
+              ok = false;
+              break;
+            }
+        }
+        if (ok) {
+          Bits v = u;
+          ok = add(v, m);
+          for (int k = 0; ok && k < la; ++k) ok = add(v, m + sa[k]);
+          for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
+          for (int i = 0; ok && i < la; ++i)
+            for (int j = 0; ok && j < lb; ++j) ok = add(v, m + sa[i] + sb[j]);
+          if (ok) descend(v, md, kFill, g, m, 0);
+        }
+      }
+      if (split) {
+        Bits v = u;
+        add(v, m);
+        descend(v, md, kNewRun, g, m, root ? 1 : 0);
+      }
+    }
+  }
+
+  int n_, S_;
+  Bits u_start_{};
+  int sum_ = 0, next_ = 0, placed_ = 0, mirror_ = 0;
+  int gaps_ = 0, runs_ = 0;
+  std::array<std::uint8_t, kMaxN + 1> ring_{};  // run ids in cyclic order; gap g follows ring_[g]
+  std::array<std::uint8_t, kMaxN + 1> beg_{}, end_{};
+  std::uint16_t buf_[kMaxN + 1][2 * kMaxN + 1]{};  // each run grows both ways from the middle
+};
+
+// Calls f(CircleSearch<W>&) with the smallest W that holds n(n-1)+1.
+template <class F>
+decltype(auto) with_circle_search(int n, F&& f) {
+  const int words = (n * (n - 1) + 1) / 64 + 1;
+  if (words <= 1) { CircleSearch<1> s(n); return f(s); }
+  if (words <= 2) { CircleSearch<2> s(n); return f(s); }
+  if (words <= 3) { CircleSearch<3> s(n); return f(s); }
+  if (words <= 4) { CircleSearch<4> s(n); return f(s); }
+  if (words <= 5) { CircleSearch<5> s(n); return f(s); }
+  if (words <= 6) { CircleSearch<6> s(n); return f(s); }
+  if (words <= 8) { CircleSearch<8> s(n); return f(s); }
+  if (words <= 12) { CircleSearch<12> s(n); return f(s); }
+  if (words <= 16) { CircleSearch<16> s(n); return f(s); }
+  CircleSearch<kCircleMaxWords> s(n);
+  return f(s);
+}
+
+class CircleProblem {
+ public:
+  using State = CircleState;
+  using Solution = CircleSolution;
+
+  explicit CircleProblem(int n) : n_(n) { validate_circle({n, CircleMethod::Exhaustive}); }
+
+  nlohmann::json describe() const { return {{"name", "circle"}, {"n", n_}, {"method", "exhaustive"}}; }
+  int default_split_depth() const;
+  Emits emits() const { return Emits::OnePerOrbit; }
+  bool has_group() const { return true; }
+  int n() const { return n_; }
+
+  template <class F>
+  void expand(int depth, F&& on_prefix) const {
+    with_circle_search(n_, [&](auto& s) {
+      using S = std::remove_reference_t<decltype(s)>;
+      s.expand(S::root(n_), depth, on_prefix);
+    });
+  }
+
+  template <class Ctx>
+  void solve(const State& st, Ctx& ctx) const {
+    with_circle_search(n_, [&](auto& s) { s.solve(st, ctx); });
+  }
+
+  Solution canonical(const Solution& s) const { return circle_canonical(s, n_); }
+  std::uint64_t orbit_size(const Solution&) const { return 2 * static_cast<std::uint64_t>(n_); }
+  nlohmann::json to_json(const Solution& s) const { return circle_to_json(s, n_); }
+
+ private:
+  int n_;
+};
+
+// ---------------------------------------------------------------------------
+// Multiplier method.
+//
+// Write the circle's partial sums d_i = a_1 + ... + a_i mod v, v = n^2-n+1.
+// The arc sums are exactly the differences d_j - d_i, so a magic circle is a
+// planar cyclic difference set D of size n in Z_v (every nonzero residue is
+// a difference exactly once), read off in cyclic order; translating D rotates
+// the circle and negating it reflects the circle.
+//
+// First multiplier theorem (Hall 1947): a prime p dividing n - lambda = n-1
+// (p > lambda = 1, gcd(p, v) = 1 since v = 1 mod p) is a multiplier: pD is a
+// translate of D.  As gcd(n, v) = 1 exactly one translate of D has element
+// sum 0 mod v, and every multiplier maps that translate to a translate with
+// sum 0, i.e. to itself.  So each rotation class has exactly one
+// representative D with sum 0, fixed by every p | n-1: a union of orbits of
+// x -> p*x.  Its mirror class is represented by -D.
+//
+// The search is a clique search over those orbits (pairwise compatible:
+// their union repeats no difference), with the full difference check on top.
+// One more symmetry: t*D is again such a set for every unit t of Z_v.  So
+//   branch 0 only looks for sets containing 1, and a set found there is
+//            expanded to all its multiples t*D, but only from the one member
+//            of {y^-1 * D : y a unit in D} that sorts first;
+//   branch 1 looks for sets without any unit (all of them; usually none).
+// Each set D with sum 0 is then emitted, as a circle, when D <= -D (sorted):
+// one per circle class.
+// ---------------------------------------------------------------------------
+
+// Orbit sets are bit sets over the orbit list (at most v <= 1561 orbits).
+using CircleOrbitBits = std::array<std::uint64_t, kCircleMaxWords>;
+
+struct CircleMultiplierState {
+  std::array<std::uint64_t, kCircleMaxWords> diffs;  // differences used so far
+  CircleOrbitBits cand;                              // orbits that may still be added
+  std::array<std::uint16_t, kCircleMaxN> elems;      // elements of D so far
+  std::uint16_t sum;                                 // of the elements, mod v
+  std::uint8_t size;
+  std::uint8_t chosen;                               // orbits taken (the depth)
+  std::uint8_t branch;                               // 0: contains 1, 1: no unit
+};
+static_assert(std::is_trivially_copyable_v<CircleMultiplierState>);
+
+class CircleMultiplierProblem {
+ public:
+  using State = CircleMultiplierState;
+  using Solution = CircleSolution;
+
+  explicit CircleMultiplierProblem(int n);
+
+  nlohmann::json describe() const {
+    return {{"name", "circle"}, {"n", n_}, {"method", "multiplier"}, {"multipliers", orb_.multipliers},
+            {"orbits", orb_.orbits.size()}};
+  }
+  int default_split_depth() const { return 2; }
+  Emits emits() const { return Emits::OnePerOrbit; }
+  bool has_group() const { return true; }
+
+  template <class F>
+  void expand(int depth, F&& on_prefix) const {
+    Expander<F> ex{on_prefix, depth};
+    for (const State& r : roots_) dfs(r, ex);
+  }
+
+  template <class Ctx>
+  void solve(const State& s, Ctx& ctx) const {
+    Solver<Ctx> sv{ctx};
+    dfs(s, sv);
+  }
+
+  Solution canonical(const Solution& s) const { return circle_canonical(s, n_); }
+  std::uint64_t orbit_size(const Solution&) const { return 2 * static_cast<std::uint64_t>(n_); }
+  nlohmann::json to_json(const Solution& s) const { return circle_to_json(s, n_); }
+
+  // The circle of a difference set given by its n elements; nullopt when
+  // -D sorts below D (then -D stands for the class).
+  std::optional<Solution> circle_of(const std::uint16_t* elems) const;
+  // The circles to emit for a complete set D with sum 0 (see above).
+  std::vector<Solution> circles_from(const State& s) const;
+
+ private:
+  template <class F>
+  struct Expander {
+    F& on_prefix;
+    int depth;
+    static constexpr bool kExpand = true;
+  };
+  template <class Ctx>
+  struct Solver {
+    Ctx& ctx;
+    static constexpr bool kExpand = false;
+  };
+
+  static bool test(const State& s, int x) { return (s.diffs[x >> 6] >> (x & 63)) & 1; }
+  static void set(State& s, int x) { s.diffs[x >> 6] |= std::uint64_t{1} << (x & 63); }
+
+  // Adds orbit k to D in t; false if a difference repeats.  (Pairwise
+  // compatibility is known already; this catches x-y = z-w across 3-4 orbits.)
+  bool take(State& t, int k) const {
+    const int v = orb_.v;
+    for (int x : orb_.orbits[k]) {
+      for (int i = 0; i < t.size; ++i) {
+        const int y = t.elems[i];
+        const int d1 = x - y < 0 ? x - y + v : x - y;
+        const int d2 = v - d1;
+        if (test(t, d1) || test(t, d2)) return false;
+        set(t, d1);
+        set(t, d2);
+      }
+      t.elems[t.size++] = static_cast<std::uint16_t>(x);
+      t.sum = static_cast<std::uint16_t>((t.sum + x) % v);
+    }
+    return true;
+  }
+
+  // Most elements the candidate orbits could still add.
+  int room(const CircleOrbitBits& c) const {
+    int total = 0;
+    for (std::size_t s = 0; s < size_masks_.size(); ++s) {
+      int cnt = 0;
+      for (int w = 0; w < words_; ++w) cnt += std::popcount(c[w] & size_masks_[s][w]);
+      total += cnt * sizes_[s];
+    }
+    return total;
+  }
+
+  template <class Mode>
+  void dfs(const State& s, Mode& md) const {
+    if constexpr (Mode::kExpand) {
+      if (s.chosen == md.depth || s.size == n_) {
+        md.on_prefix(s);
+        return;
+      }
+    } else {
+      ++md.ctx.nodes;
+      if (md.ctx.stopped()) return;
+      if (s.size == n_) {
+        if (s.sum == 0)
+          for (const Solution& c : circles_from(s)) md.ctx.emit(c);
+        return;
+      }
+    }
+    const int need = n_ - s.size;
+    if (room(s.cand) < need) return;
+    for (int w = 0; w < words_; ++w)
+      for (std::uint64_t bits = s.cand[w]; bits; bits &= bits - 1) {
+        const int k = w * 64 + std::countr_zero(bits);
+        const int len = static_cast<int>(orb_.orbits[k].size());
+        // The orbits after k must still be able to make up the rest exactly.
+        if (len > need || !((reach_[k + 1] >> (need - len)) & 1)) continue;
+        State t = s;
+        // Orbits are taken in increasing order, each compatible with all taken.
+        for (int x = 0; x < words_; ++x) t.cand[x] &= compat_[k][x];
+        for (int x = 0; x < w; ++x) t.cand[x] = 0;
+        t.cand[w] &= (k & 63) == 63 ? 0 : ~std::uint64_t{0} << ((k & 63) + 1);
+        ++t.chosen;
+        if (take(t, k)) dfs(t, md);
+      }
+  }
+
+  int n_;
+  int words_ = 1;  // of an orbit bit set
+  CircleOrbits orb_;
+  // reach_[k] bit s: some set of orbits k, k+1, ... has s elements in total.
+  std::vector<std::uint64_t> reach_;
+  // compat_[k]: orbits whose union with orbit k repeats no difference.
+  std::vector<CircleOrbitBits> compat_;
+  std::vector<int> sizes_;                     // distinct orbit sizes
+  std::vector<CircleOrbitBits> size_masks_;    // orbits of each size
+  std::vector<State> roots_;                   // the two branches
+  std::vector<int> inverse_;                   // of each unit mod v, 0 for non-units
+};
+
+// Runs {"name":"circle","n":N,"method":...} (see problems.cpp).
+SpecRun run_circle_spec(const nlohmann::json& spec, const RunOptions& ro);
+
+}  // namespace magic

@@ -1,0 +1,76 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+#include "oracle/circle_oracle.hpp"
+
+TEST(CliCircle, BadArgumentsGiveACleanError) {
+  EXPECT_CLEAN_ERROR(run_cli("circle"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 2"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 41"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 41 --method multiplier"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n -3"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n x"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 9 --method bogus"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 9 --threads 0"));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 9 --shard 2/2"));
+}
+
+TEST(CliCircle, HelpNamesTheOptions) {
+  const auto h = run_cli("circle --help");
+  EXPECT_EQ(h.code, 0);
+  for (const char* opt : {"--n", "--method", "--threads", "--split-depth", "--json", "--solutions", "--quiet"})
+    EXPECT_NE(h.out.find(opt), std::string::npos) << opt;
+}
+
+TEST(CliCircle, PrintsCirclesLikeTheDocument) {
+  const auto r = run_cli("circle --n 6 --solutions all");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The five circles of seed 003, one line each, in its print form.
+  for (const char* line : {"[ 1 2 5 4 6 13 ]", "[ 1 2 7 4 12 5 ]", "[ 1 3 2 7 8 10 ]", "[ 1 3 6 2 5 14 ]",
+                           "[ 1 7 3 2 4 14 ]"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  EXPECT_NE(r.out.find("unique 5"), std::string::npos);
+  EXPECT_NE(r.out.find("total 60"), std::string::npos);
+  EXPECT_NE(r.out.find("method=exhaustive"), std::string::npos);
+}
+
+TEST(CliCircle, JsonSaysWhichMethodCounted) {
+  for (const char* method : {"exhaustive", "multiplier"}) {
+    const auto r = run_cli(std::string("circle --n 10 --json - --solutions all -t 2 --method ") + method);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.at("problem").at("name"), "circle");
+    EXPECT_EQ(j.at("problem").at("n"), 10);
+    EXPECT_EQ(j.at("problem").at("method"), method);
+    EXPECT_EQ(j.at("counts").at("unique"), 6);
+    EXPECT_EQ(j.at("counts").at("total"), 120);
+    EXPECT_TRUE(j.at("exhaustive").get<bool>());
+    ASSERT_EQ(j.at("solutions").size(), 6u);
+    for (const auto& s : j.at("solutions")) {
+      const auto c = s.get<oracle::Circle>();
+      EXPECT_TRUE(oracle::is_magic_circle(c));
+      EXPECT_EQ(c, oracle::print_form(c));
+    }
+  }
+  const auto a = nlohmann::json::parse(run_cli("circle --n 12 --json - -t 1").out);
+  const auto b = nlohmann::json::parse(run_cli("circle --n 12 --json - -t 2 --method multiplier").out);
+  EXPECT_EQ(a.at("digest"), b.at("digest"));
+}
+
+TEST(CliCircle, NoSolutionIsNotAnError) {
+  const auto r = run_cli("circle --n 7 --json -");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out).at("counts").at("unique"), 0);
+}
+
+TEST(CliCircle, NoProgressLineWhenStderrIsNotATerminal) {
+  // run_cli sends stderr to a file; a run of a few seconds must stay silent.
+  const auto r = run_cli("circle --n 14 -t 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("unique 20"), std::string::npos);
+}
