@@ -401,6 +401,7 @@ class StarProblem {
       ++m.ctx.nodes;
       if constexpr (L + 2 < kLastLevel)
         if (m.ctx.stopped()) return;
+      if constexpr (L == kLastLevel - 2) return tail(s, fr, rf, m);
     }
     const auto& p = s.pos;
     const int S = s.sum;
@@ -448,8 +449,69 @@ class StarProblem {
         s.pos[I(L + 1)] = static_cast<std::uint8_t>(c);
         s.pos[V(L + 2)] = static_cast<std::uint8_t>(w);
         chain<L + 1>(s, fr & ~(1ull << c) & ~(1ull << w), rf & ~(1ull << (63 - c)) & ~(1ull << (63 - w)), m);
-        if constexpr (!Mode::kExpand)
-          if (m.ctx.aborted()) return;
+        if constexpr (!Mode::kExpand && L + 3 < kLastLevel)
+          if (m.ctx.aborted()) return;  // deeper levels finish their few siblings
+      }
+    }
+  }
+
+  // The last three levels in one piece (n >= 7), for the search only: the
+  // level-(n-5) offset K of x = I(n-3) does not depend on this level's pick,
+  // and y, z depend only on the last pick c5, so everything is hoisted and a
+  // pick with no continuation costs a few mask operations, not a call.
+  //   c7 = I(n-6), w7 = V(n-5) = r7 - c7        (line n-7)
+  //   c6 = I(n-5), w6 = V(n-4) = r6 - c6,  x = I(n-3) = c6 + K
+  //   c5 = I(n-4), w5 = V(n-3) = t5 - c6 - c5,  y = V(n-2) = y0 - c5,  z = I(n-2) = z0 + c5
+  template <class Mode>
+  void tail(State& s, std::uint64_t fr, std::uint64_t rf, Mode& m) const {
+    using namespace star_detail;
+    const auto& p = s.pos;
+    const int S = s.sum;
+    const std::uint64_t rvf = rf & s.vfloor;
+    const int r7 = S - p[V(N - 7)] - p[I(N - 7)];
+    const int d = S - p[I(N - 1)] - p[V(0)];
+    const int last = p[V(N - 1)];
+    const int t0 = p[V(N - 6)] + r7 - last - d;
+    if (t0 & 1) return;
+    const int k = t0 / 2;
+    const int t6 = S - p[V(N - 6)];
+    for (std::uint64_t c7s = fr & partner(rvf, r7); c7s; c7s &= c7s - 1) {
+      const int c7 = std::countr_zero(c7s), w7 = r7 - c7;
+      if (c7 == w7) continue;
+      const std::uint64_t fr7 = fr & ~(1ull << c7) & ~(1ull << w7);
+      const std::uint64_t rvf7 = rvf & ~(1ull << (63 - c7)) & ~(1ull << (63 - w7));
+      const int r6 = t6 - c7;
+      std::uint64_t c6s = fr7 & partner(rvf7, r6) & shift_down(fr7, k);
+      if (!c6s) continue;
+      ++m.ctx.nodes;
+      const int t5 = S - w7, y0 = S - r6 - k, z0 = w7 - last - k;
+      const std::uint64_t c5s = fr7 & partner(rvf7, y0) & shift_down(fr7, z0);
+      if (!c5s) continue;
+      for (; c6s; c6s &= c6s - 1) {
+        const int c6 = std::countr_zero(c6s), w6 = r6 - c6, x = c6 + k;
+        if (c6 == w6) continue;
+        ++m.ctx.nodes;
+        const std::uint64_t rvf6 = rvf7 & ~(1ull << (63 - c6)) & ~(1ull << (63 - w6));
+        for (std::uint64_t hits = c5s & partner(rvf6, t5 - c6); hits; hits &= hits - 1) {
+          const int c5 = std::countr_zero(hits), w5 = t5 - c6 - c5, y = y0 - c5, z = z0 + c5;
+          std::uint64_t seen = 0;
+          bool distinct = true;
+          for (int q : {c6, w6, x, c5, w5, y, z}) {
+            distinct = distinct && !(seen >> q & 1);
+            seen |= 1ull << q;
+          }
+          if (!distinct) continue;
+          s.pos[I(N - 6)] = static_cast<std::uint8_t>(c7);
+          s.pos[V(N - 5)] = static_cast<std::uint8_t>(w7);
+          s.pos[I(N - 5)] = static_cast<std::uint8_t>(c6);
+          s.pos[V(N - 4)] = static_cast<std::uint8_t>(w6);
+          s.pos[I(N - 4)] = static_cast<std::uint8_t>(c5);
+          s.pos[V(N - 3)] = static_cast<std::uint8_t>(w5);
+          s.pos[I(N - 3)] = static_cast<std::uint8_t>(x);
+          s.pos[V(N - 2)] = static_cast<std::uint8_t>(y);
+          s.pos[I(N - 2)] = static_cast<std::uint8_t>(z);
+          emit(s, m);
+        }
       }
     }
   }
