@@ -8,6 +8,8 @@
 namespace magic {
 namespace {
 
+std::string numbers(std::size_t k) { return std::to_string(k) + (k == 1 ? " number" : " numbers"); }
+
 std::string where(int n, int cell) {
   return "row " + std::to_string(cell / n + 1) + ", column " + std::to_string(cell % n + 1);
 }
@@ -26,13 +28,12 @@ Puzzle from_rows(const std::vector<std::vector<std::int64_t>>& rows) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].empty()) throw std::invalid_argument("row " + std::to_string(r + 1) + " is empty");
     if (rows[r].size() != rows[0].size())
-      throw std::invalid_argument("ragged grid: row " + std::to_string(r + 1) + " has " +
-                                  std::to_string(rows[r].size()) + " numbers, row 1 has " +
-                                  std::to_string(rows[0].size()));
+      throw std::invalid_argument("ragged grid: row " + std::to_string(r + 1) + " has " + numbers(rows[r].size()) +
+                                  ", row 1 has " + numbers(rows[0].size()));
   }
   if (rows.size() != rows[0].size())
-    throw std::invalid_argument("grid is not square: " + std::to_string(rows.size()) + " rows of " +
-                                std::to_string(rows[0].size()) + " numbers");
+    throw std::invalid_argument("grid is not square: " + std::to_string(rows.size()) +
+                                (rows.size() == 1 ? " row of " : " rows of ") + numbers(rows[0].size()));
   const int n = static_cast<int>(rows.size());
   if (n < kCompleteMinOrder || n > kCompleteMaxOrder)
     throw std::invalid_argument("order " + std::to_string(n) + " is not supported (orders " +
@@ -202,12 +203,28 @@ void check_puzzle(const Puzzle& p, SquareKind kind) {
   }
 }
 
+SpecRun run_complete(const nlohmann::json& spec, const RunOptions& ro) {
+  const auto& grid = spec.at("grid");
+  CompleteSpec cs;
+  cs.puzzle = grid.is_string() ? parse_puzzle(std::string_view(grid.get_ref<const std::string&>()))
+                               : parse_puzzle(grid);
+  const auto kind = parse_square_kind(spec.value("kind", "magic"));
+  if (!kind) throw std::invalid_argument("unknown square kind in " + spec.dump());
+  cs.kind = *kind;
+  const std::string mode = spec.value("mode", "count");
+  if (mode != "count" && mode != "first") throw std::invalid_argument("mode must be count or first, got " + mode);
+  cs.exhaustive = mode == "count";
+  RunOptions o = ro;
+  if (!cs.exhaustive && o.stop_after == 0) o.stop_after = 1;
+  return with_complete_problem(cs, [&](const auto& p) { return SpecRun{p.describe(), run(p, o)}; });
+}
+
 std::string impossible_reason(int order, SquareKind kind) {
-  // Classical results: pandiagonal squares exist exactly for orders n >= 4
-  // with n != 2 (mod 4); associative squares do not exist for n = 2 (mod 4).
-  if (kind == SquareKind::Pandiagonal && (order == 3 || order % 4 == 2))
-    return "no pandiagonal magic square of order " + std::to_string(order) +
-           " exists (none for order 3 or orders 2 mod 4)";
+  // Classical results: neither pandiagonal nor associative squares exist for
+  // orders n = 2 (mod 4).  (Order 3 has no pandiagonal square either, but the
+  // search shows that at once, so it is left to the search.)
+  if (kind == SquareKind::Pandiagonal && order % 4 == 2)
+    return "no pandiagonal magic square of order " + std::to_string(order) + " exists (none for orders 2 mod 4)";
   if (kind == SquareKind::Associative && order % 4 == 2)
     return "no associative magic square of order " + std::to_string(order) + " exists (none for orders 2 mod 4)";
   return "";

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "magic/circle.hpp"
+#include "magic/complete.hpp"
 #include "magic/square.hpp"
 #include "magic/star.hpp"
 
@@ -35,6 +36,7 @@ SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
   if (name == "square") return run_square(spec, ro);
   if (name == "circle") return run_circle_spec(spec, ro);
   if (name == "star") return run_star(spec, ro);
+  if (name == "complete") return run_complete(spec, ro);
   throw std::invalid_argument("unknown problem '" + name + "' in " + spec.dump());
 }
 

@@ -6,28 +6,38 @@
 // is of completions of *this* grid: there is no symmetry group, every
 // completion is emitted exactly once.
 //
-// Search, at every node (`settle`):
+// Search.  Candidates are bitmasks (bit v-1: value v, so 64 values fit) and
+// all-different holds over the whole grid.  At every node `settle` runs to a
+// fixed point:
 //
-//   free values  F = {values not yet placed}            (bit v-1 of a uint64)
-//   group g      rest_g = target - placed sum, k_g blank cells
-//                a blank cell of g holds v with
-//                  rest_g - (sum of k_g-1 largest of F) <= v <= rest_g - (sum of k_g-1 smallest of F)
-//   cell c       cand_c = F ∩ window of every group through c
+//   group g, k blanks, rest = target - placed sum; each blank gets
+//     rest - (others' largest) <= v <= rest - (others' smallest)
+//     where "others' largest" is the smaller of the other blanks' maxima
+//     and the k-1 largest values any of them can hold (min likewise);
+//     with k = 2 or 3 a candidate also needs a supporting sum of the others.
+//     k = 1 is the last free cell of a line: it is forced.
+//   a blank with one candidate        -> place it
+//   two blanks needing the same value -> dead end
+//   a free value no blank can take    -> dead end (all N² values are used)
+//   a free value only one blank takes -> place it there
 //
-//   cand_c empty                     -> dead end
-//   cand_c a single value            -> place it (a group's last blank is forced this way)
-//   a free value in no cand_c        -> dead end (all N² values must be used)
-//   a free value in exactly one cand -> place it there
-//   repeat until nothing changes, then branch on the blank with the fewest
-//   candidates (lowest index on ties), values in ascending order.
+// then branches on the blank with the fewest candidates (most groups, then
+// lowest index on ties), extreme values first.
 //
-// The state is a small struct copied on every branch; the order of the
-// search is fixed, so the first completion is the same for any thread count
-// and split depth (the runner merges tasks in this order).
+// Modes.  Counting and --all split the tree into tasks for the runner and
+// search exhaustively.  A first completion (or a few) uses restarts instead:
+// empty and sparse grids are heavy-tailed, one unlucky early choice can cost
+// hours.  Attempt 0 is the plain heuristic with a budget of 64 nodes; each
+// next attempt breaks ties pseudo-randomly (seeded by the attempt number)
+// with a budget 1.5 times larger, until one finds what was asked for or ends
+// inside its budget (then it saw the whole tree, so no completion is
+// missed).  The attempts run serially in one task, so the first completion
+// depends only on the input, never on the thread count.
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,6 +46,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "magic/problems.hpp"
 #include "magic/runner.hpp"
 #include "magic/sum_groups.hpp"
 
@@ -74,8 +85,12 @@ std::string group_name(int n, const SumGroup& g);
 struct CompleteSpec {
   Puzzle puzzle;
   SquareKind kind = SquareKind::Magic;
-  bool exhaustive = true;  // counting / --all; false: a few solutions (affects the default split only)
+  bool exhaustive = true;  // counting / --all: tasks; false: a few completions by restarts
 };
+
+// run_spec's entry: {"name":"complete", "grid":[[...]] or "text grid", "kind":"magic",
+// "mode":"count"|"first"}.  "first" stops after one completion unless `ro` says otherwise.
+SpecRun run_complete(const nlohmann::json& spec, const RunOptions& ro);
 
 template <int N, int G>
 class CompleteProblem {
@@ -107,6 +122,7 @@ class CompleteProblem {
       for (int c : groups[g].cells) {
         if (n_cell_groups_[c] == kMaxPerCell) throw std::logic_error("cell in too many sum groups");
         cell_groups_[c][n_cell_groups_[c]++] = static_cast<std::uint8_t>(g);
+        group_cells_[g] |= std::uint64_t{1} << c;
       }
       root_.rest[g] = static_cast<std::int16_t>(groups[g].target);
       root_.left[g] = static_cast<std::uint8_t>(groups[g].cells.size());
@@ -135,7 +151,7 @@ class CompleteProblem {
 
   // Counting wants enough tasks to balance; a first solution wants few, since
   // every task before the one holding it must finish anyway.
-  int default_split_depth() const { return spec_.exhaustive ? 3 : 1; }
+  int default_split_depth() const { return spec_.exhaustive ? 3 : 0; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return false; }
   Solution canonical(const Solution& s) const { return s; }
@@ -155,18 +171,35 @@ class CompleteProblem {
   template <class F>
   void expand(int depth, F&& on_prefix) const {
     if (impossible_) return;
+    if (!spec_.exhaustive) {
+      on_prefix(root_);  // restarts are one serial task
+      return;
+    }
     Expander<F> ex{on_prefix, depth};
     dfs(root_, ex);
   }
 
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {
-    Solver<Ctx> sv{ctx};
-    dfs(s, sv);
+    if (spec_.exhaustive) {
+      Solver<Ctx> sv{ctx};
+      dfs(s, sv);
+      return;
+    }
+    // Restarts (see the top of the file); `seen` keeps a completion found
+    // again by a later attempt from being emitted twice.
+    std::set<Solution> seen;
+    double budget = kFirstBudget;
+    for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
+      Solver<Ctx> sv{ctx, attempt, static_cast<std::uint64_t>(budget), &seen};
+      dfs(s, sv);
+      if (ctx.aborted() || !sv.exhausted) return;
+    }
   }
 
  private:
   static constexpr int kMaxPerCell = 12;
+  static constexpr double kFirstBudget = 64;
   static constexpr std::uint64_t kAllValues = kCells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kCells) - 1;
   static constexpr std::uint64_t kAllCells = kAllValues;
 
@@ -179,6 +212,10 @@ class CompleteProblem {
   template <class Ctx>
   struct Solver {
     Ctx& ctx;
+    std::uint32_t attempt = 0;      // 0: the plain heuristic; else a seed for tie-breaks
+    std::uint64_t budget = ~std::uint64_t{0};  // nodes this attempt may still visit
+    std::set<Solution>* seen = nullptr;        // completions already emitted by earlier restarts
+    bool exhausted = false;                    // the budget ran out: the attempt failed
     static constexpr bool kExpand = false;
   };
 
@@ -204,79 +241,197 @@ class CompleteProblem {
     return upto_hi & ~((std::uint64_t{1} << (lo - 1)) - 1);
   }
 
+  static int lowest(std::uint64_t m) { return std::countr_zero(m) + 1; }
+  static int highest(std::uint64_t m) { return 64 - std::countl_zero(m); }
+
+  // Narrows the blanks of group g; returns false on a dead end.  Narrowed
+  // cells mark their groups dirty.
+  //
+  //   bounds:  a blank gets what the group still needs after the other k-1
+  //            blanks take their largest / smallest candidates, or the k-1
+  //            largest / smallest values any of them can hold (distinct).
+  //   support: with 2 or 3 blanks, a candidate stays only if the others can
+  //            make up the rest from their candidates (sum sets as bitmasks).
+  bool narrow_group(const State& s, int g, std::array<std::uint64_t, kCells>& cand,
+                    std::array<std::uint8_t, G>& dirty, bool& any_dirty) const {
+    const int k = s.left[g];
+    const int rest = s.rest[g];
+    const std::uint64_t cells = group_cells_[g] & s.blank;
+    auto narrowed = [&](int c, std::uint64_t m) {
+      cand[c] = m;
+      for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+      any_dirty = true;
+    };
+    int smin = 0, smax = 0;
+    std::uint64_t uni = 0;
+    for (std::uint64_t e = cells; e; e &= e - 1) {
+      const std::uint64_t m = cand[std::countr_zero(e)];
+      smin += lowest(m);
+      smax += highest(m);
+      uni |= m;
+    }
+    if (smin > rest || smax < rest || std::popcount(uni) < k) return false;
+    int ulow = 0, uhigh = 0;
+    for (std::uint64_t a = uni, b = uni, j = 1; j < static_cast<std::uint64_t>(k); ++j) {
+      ulow += lowest(a);
+      uhigh += highest(b);
+      a &= a - 1;
+      b &= ~(std::uint64_t{1} << (63 - std::countl_zero(b)));
+    }
+    for (std::uint64_t e = cells; e; e &= e - 1) {
+      const int c = std::countr_zero(e);
+      const std::uint64_t old = cand[c];
+      const int others_min = std::max(smin - lowest(old), ulow);
+      const int others_max = std::min(smax - highest(old), uhigh);
+      const std::uint64_t m = old & window(rest - others_max, rest - others_min);
+      if (m == old) continue;
+      if (!m) return false;
+      smin += lowest(m) - lowest(old);
+      smax += highest(m) - highest(old);
+      narrowed(c, m);
+    }
+    if (k > 3 || k < 2) return true;
+    int c[3], n = 0;
+    std::uint64_t rev[3];  // bit 64-v: v is a candidate (mirrored masks turn sums into shifts)
+    for (std::uint64_t e = cells; e; e &= e - 1) {
+      c[n] = std::countr_zero(e);
+      rev[n] = reverse(cand[c[n]]);
+      ++n;
+    }
+    for (int i = 0; i < k; ++i) {
+      std::uint64_t ok;  // values v for which the others can make rest - v
+      if (k == 2) {
+        ok = shift(rev[1 - i], rest - 65);  // v = rest - z
+        if (rest % 2 == 0 && rest >= 2 && rest / 2 <= kCells) ok &= ~(std::uint64_t{1} << (rest / 2 - 1));  // z != v
+      } else {
+        const int j = i == 0 ? 1 : 0, l = i == 2 ? 1 : 2;
+        ok = 0;
+        for (std::uint64_t f = cand[c[j]]; f; f &= f - 1) {  // v = rest - y - z, z != y
+          const int y = std::countr_zero(f) + 1;
+          ok |= shift(rev[l] & ~(std::uint64_t{1} << (64 - y)), rest - y - 65);
+        }
+      }
+      const std::uint64_t keep = cand[c[i]] & ok;
+      if (!keep) return false;
+      if (keep != cand[c[i]]) {
+        narrowed(c[i], keep);
+        rev[i] = reverse(keep);
+      }
+    }
+    return true;
+  }
+
+  static std::uint64_t reverse(std::uint64_t x) {
+    x = __builtin_bswap64(x);
+    x = (x >> 4 & 0x0F0F0F0F0F0F0F0Full) | (x & 0x0F0F0F0F0F0F0F0Full) << 4;
+    x = (x >> 2 & 0x3333333333333333ull) | (x & 0x3333333333333333ull) << 2;
+    x = (x >> 1 & 0x5555555555555555ull) | (x & 0x5555555555555555ull) << 1;
+    return x;
+  }
+  // x << s for s >= 0, x >> -s otherwise; 0 once everything is shifted out.
+  static std::uint64_t shift(std::uint64_t x, int s) {
+    if (s >= 64 || s <= -64) return 0;
+    return s >= 0 ? x << s : x >> -s;
+  }
+
   // Propagates to a fixed point; on Branch, `cell` and `cands` say where.
-  Status settle(State& s, int& cell, std::uint64_t& cands) const {
-    constexpr int kBig = 1 << 14;
+  Status settle(State& s, std::uint32_t attempt, int& cell, std::uint64_t& cands) const {
+    std::array<std::uint64_t, kCells> cand;
+    std::array<std::uint8_t, G> dirty{};
+    for (std::uint64_t e = s.blank; e; e &= e - 1) cand[std::countr_zero(e)] = s.free;
+    for (int g = 0; g < n_groups_; ++g) dirty[g] = s.left[g] > 0;
+    bool any_dirty = true;
     for (;;) {
       if (!s.blank) return Status::Solved;
-      // low[j] / high[j]: sum of the j smallest / largest free values.
-      std::array<int, N> low{}, high{};
-      {
-        std::uint64_t a = s.free, b = s.free;
-        for (int j = 1; j < N; ++j) {
-          if (a) {
-            low[j] = low[j - 1] + std::countr_zero(a) + 1;
-            high[j] = high[j - 1] + 64 - std::countl_zero(b);
-            a &= a - 1;
-            b &= ~(std::uint64_t{1} << (63 - std::countl_zero(b)));
-          } else {
-            low[j] = kBig;
-            high[j] = -kBig;
-          }
+      while (any_dirty) {
+        any_dirty = false;
+        for (int g = 0; g < n_groups_; ++g) {
+          if (!dirty[g]) continue;
+          dirty[g] = 0;
+          if (s.left[g] && !narrow_group(s, g, cand, dirty, any_dirty)) return Status::Dead;
         }
       }
-      std::array<std::uint64_t, G> win;
-      for (int g = 0; g < n_groups_; ++g) {
-        const int k = s.left[g];
-        if (k == 0) continue;
-        const int rest = s.rest[g];
-        win[g] = window(rest - high[k - 1], rest - low[k - 1]);
-        if (!win[g]) return Status::Dead;
-      }
-      std::array<std::uint64_t, kCells> cand;
-      std::uint64_t once = 0, twice = 0;
-      int best = -1, best_n = 65;
-      bool forced = false;
+      // Naked singles: place them all at once.
+      std::uint64_t once = 0, twice = 0, placed = 0;
       for (std::uint64_t e = s.blank; e; e &= e - 1) {
         const int c = std::countr_zero(e);
-        std::uint64_t m = s.free;
-        for (int i = 0; i < n_cell_groups_[c]; ++i) m &= win[cell_groups_[c][i]];
-        if (!m) return Status::Dead;
-        if (!(m & (m - 1))) {
-          place(s, c, std::countr_zero(m) + 1);
-          forced = true;
-          break;
+        const std::uint64_t m = cand[c];
+        if (m & (m - 1)) {
+          twice |= once & m;
+          once |= m;
+          continue;
         }
-        cand[c] = m;
-        twice |= once & m;
-        once |= m;
-        const int n = std::popcount(m);
-        if (n < best_n) {
-          best_n = n;
-          best = c;
-        }
+        if (placed & m) return Status::Dead;  // two cells need the same value
+        placed |= m;
+        place(s, c, lowest(m));
+        for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+        any_dirty = true;
       }
-      if (forced) continue;
-      if (once != s.free) return Status::Dead;
-      if (const std::uint64_t single = once & ~twice) {
-        const std::uint64_t bit = single & -single;
+      if (placed) {
         for (std::uint64_t e = s.blank; e; e &= e - 1) {
           const int c = std::countr_zero(e);
-          if (cand[c] & bit) {
-            place(s, c, std::countr_zero(bit) + 1);
-            break;
-          }
+          if (!(cand[c] & placed)) continue;
+          cand[c] &= ~placed;
+          if (!cand[c]) return Status::Dead;
+          for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
         }
         continue;
       }
-      cell = best;
-      cands = cand[best];
+      if (once != s.free) return Status::Dead;  // a value with no place left
+      // Hidden singles: a value with one place left goes there.
+      if (const std::uint64_t hidden = once & ~twice) {
+        for (std::uint64_t e = s.blank; e; e &= e - 1) {
+          const int c = std::countr_zero(e);
+          const std::uint64_t m = cand[c] & hidden;
+          if (!m) continue;
+          if (m & (m - 1)) return Status::Dead;  // one cell, two values
+          cand[c] = m;
+          for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+        }
+        any_dirty = true;
+        continue;
+      }
+      // Branch on the fewest candidates, then the most groups (diagonal
+      // cells); further ties by index, or pseudo-randomly in restarts.
+      std::uint32_t best_key = ~std::uint32_t{0};
+      for (std::uint64_t e = s.blank; e; e &= e - 1) {
+        const int c = std::countr_zero(e);
+        const std::uint32_t key =
+            static_cast<std::uint32_t>(std::popcount(cand[c]) * 16 + (15 - n_cell_groups_[c])) << 16 |
+            (attempt ? mix(attempt, s.depth, c) & 0xffff : static_cast<std::uint32_t>(c));
+        if (key < best_key) {
+          best_key = key;
+          cell = c;
+        }
+      }
+      cands = cand[cell];
       return Status::Branch;
     }
   }
 
+  static std::uint32_t mix(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+    std::uint64_t z = a * 0x9E3779B97F4A7C15ull + b * 0xBF58476D1CE4E5B9ull + c * 0x94D049BB133111EBull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return static_cast<std::uint32_t>(z ^ (z >> 31));
+  }
+
+  // Extreme values first: they fit in the fewest places, so a wrong choice
+  // shows early.  Ties (equal distance from the middle) go to the low one.
+  static int value_order(std::uint64_t cands, std::array<int, 64>& out) {
+    int n = 0;
+    while (cands) {
+      const int lo = lowest(cands), hi = highest(cands);
+      const int v = 2 * hi - (kCells + 1) > (kCells + 1) - 2 * lo ? hi : lo;
+      out[n++] = v;
+      cands &= ~(std::uint64_t{1} << (v - 1));
+    }
+    return n;
+  }
+
   template <class Mode>
   void dfs(State s, Mode& m) const {
+    std::uint32_t attempt = 0;
     if constexpr (Mode::kExpand) {
       if (s.depth >= m.depth) {
         m.on_prefix(s);
@@ -285,32 +440,44 @@ class CompleteProblem {
     } else {
       ++m.ctx.nodes;
       if (m.ctx.stopped()) return;
+      if (m.budget == 0) {
+        m.exhausted = true;
+        return;
+      }
+      --m.budget;
+      attempt = m.attempt;
     }
     int cell = -1;
     std::uint64_t cands = 0;
-    switch (settle(s, cell, cands)) {
+    switch (settle(s, attempt, cell, cands)) {
       case Status::Dead:
         return;
       case Status::Solved:
-        if constexpr (Mode::kExpand) m.on_prefix(s);
-        else m.ctx.emit(s.v);
+        if constexpr (Mode::kExpand) {
+          m.on_prefix(s);
+        } else if (!m.seen || m.seen->insert(s.v).second) {
+          m.ctx.emit(s.v);
+        }
         return;
       case Status::Branch:
         break;
     }
-    for (std::uint64_t f = cands; f; f &= f - 1) {
+    std::array<int, 64> order;
+    const int n = value_order(cands, order);
+    for (int i = 0; i < n; ++i) {
       State t = s;
-      place(t, cell, std::countr_zero(f) + 1);
+      place(t, cell, order[i]);
       ++t.depth;
       dfs(t, m);
       if constexpr (!Mode::kExpand)
-        if (m.ctx.aborted()) return;
+        if (m.ctx.aborted() || m.exhausted) return;
     }
   }
 
   CompleteSpec spec_;
   int n_groups_ = 0;
   std::array<std::array<std::uint8_t, kMaxPerCell>, kCells> cell_groups_;
+  std::array<std::uint64_t, G> group_cells_{};
   std::array<std::uint8_t, kCells> n_cell_groups_;
   State root_;
   bool impossible_ = false;

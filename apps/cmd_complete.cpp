@@ -1,0 +1,127 @@
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "magic/complete.hpp"
+
+namespace cli {
+namespace {
+
+struct CompleteArgs {
+  std::string input = "-";
+  std::string kind = "magic";
+  bool count = false;
+  bool all = false;
+  Common common;
+};
+
+// A grid is a few hundred bytes; the cap keeps `yes | magic-enum complete`
+// or a wrong multi-gigabyte file from hanging the command.
+constexpr std::size_t kMaxInput = std::size_t{1} << 20;
+
+std::string read_input(const std::string& path) {
+  const bool stdin_in = path == "-";
+  if (stdin_in && ::isatty(STDIN_FILENO))
+    throw UsageError("no input: give a grid FILE or pipe a grid into stdin");
+  std::FILE* f = stdin_in ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) throw UsageError("cannot read " + path + ": " + std::strerror(errno));
+  std::string s;
+  char buf[65536];
+  std::size_t n = 0;
+  while (s.size() <= kMaxInput && (n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  const bool failed = std::ferror(f);
+  const int err = errno;
+  if (!stdin_in) std::fclose(f);
+  if (failed) throw UsageError("cannot read " + path + ": " + std::strerror(err));
+  if (s.size() > kMaxInput) throw UsageError("input " + path + " is larger than 1 MiB; expected a small grid");
+  return s;
+}
+
+void print_grid(std::ostream& os, const nlohmann::json& rows) {
+  for (const auto& row : rows) {
+    for (const auto& v : row) {
+      const int x = v.get<int>();
+      os << (x < 10 ? "  " : " ") << x;
+    }
+    os << "\n";
+  }
+  os << "\n";
+}
+
+int run(const CompleteArgs& a, const CLI::App& sub) {
+  const auto kind = magic::parse_square_kind(a.kind);
+  if (!kind) throw UsageError("unknown --kind '" + a.kind + "' (use " + magic::kSquareKindNames + ")");
+  Common c = a.common;
+  // Modes: first completion (default), --solutions N (up to N), --all, --count.
+  std::string mode;
+  if (a.count) {
+    if (!c.solutions_file.empty()) throw UsageError("--count outputs no completions; use --all with --solutions-file");
+    mode = "count";
+  } else if (a.all) {
+    c.solutions = "all";
+    mode = "all";
+  } else if (sub.count("--solutions")) {
+    const std::uint64_t n = solutions_wanted(c);  // validates the value
+    if (c.solutions == "all") {
+      mode = "all";
+    } else if (n == 0) {
+      mode = "count";
+    } else {
+      if (c.limit == 0) c.limit = n;
+      mode = "solutions";
+    }
+  } else {
+    if (c.limit == 0) c.limit = 1;
+    c.solutions = std::to_string(c.limit);
+    mode = c.limit == 1 ? "first" : "solutions";
+  }
+  if (!c.checkpoint.empty() && mode != "count") throw UsageError("--checkpoint works only with --count");
+
+  magic::CompleteSpec spec;
+  spec.puzzle = magic::parse_puzzle(std::string_view(read_input(a.input)));
+  spec.kind = *kind;
+  spec.exhaustive = c.limit == 0;
+  magic::check_puzzle(spec.puzzle, spec.kind);
+  const std::string impossible = magic::impossible_reason(spec.puzzle.order, spec.kind);
+
+  Printer pr;
+  pr.human_solution = print_grid;
+  pr.extra = {{"mode", mode}};
+  pr.exit_code = [impossible](const magic::RunResult& r) -> int {
+    if (r.unique > 0 || r.shard_count > 1) return kOk;
+    std::cerr << "magic-enum: no completion: "
+              << (impossible.empty() ? "the givens cannot be completed under these constraints" : impossible)
+              << "\n";
+    return kNoSolution;
+  };
+  return magic::with_complete_problem(spec, [&](const auto& p) { return execute(p, c, pr); });
+}
+
+void add_complete(CLI::App& app, Action& action) {
+  auto args = std::make_shared<CompleteArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "complete", "fill the blanks (0) of a partly filled magic square of order 3..8: first completion, --count or --all");
+  sub->add_option("input", args->input,
+                  "grid FILE ('-' = stdin): CheckiO JSON [[2,7,6],[9,5,1],[4,3,0]] or one row of numbers per line")
+      ->default_str("-");
+  sub->add_option("--kind", args->kind, std::string("constraints: ") + magic::kSquareKindNames)
+      ->default_str("magic");
+  CLI::Option* count = sub->add_flag("--count", args->count, "count every completion (none printed)");
+  CLI::Option* all = sub->add_flag("--all", args->all, "output every completion");
+  add_common(sub, args->common);
+  CLI::Option* sols = sub->get_option("--solutions");
+  sols->description("output up to N completions and stop (or: all, none); default: the first one");
+  count->excludes(all);
+  count->excludes(sols);
+  all->excludes(sols);
+  sub->callback([args, sub, &action] { action = [args, sub]() -> int { return run(*args, *sub); }; });
+}
+
+const RegisterCommand reg(40, add_complete);
+
+}  // namespace
+}  // namespace cli
