@@ -40,4 +40,8 @@ SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
   throw std::invalid_argument("unknown problem '" + name + "' in " + spec.dump());
 }
 
+std::string by_key_name(const nlohmann::json& problem) {
+  return problem.value("name", "") == "star" ? "by_sum" : "";
+}
+
 }  // namespace magic

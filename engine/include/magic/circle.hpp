@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -82,8 +83,8 @@ CircleOrbits circle_orbits(int n);
 //
 //  1. Complementary arcs.  A run of placed numbers with sum s also fixes the
 //     sum S - s of the complementary arc (S = n(n-1)+1, the total).  So the
-//     set `used` holds s and S - s for every run; a new run sum must avoid
-//     both.  (Another arc with sum S - s would repeat that value.)
+//     set `used` holds s and S - s for every run (as one folded bit); a new
+//     run sum must avoid both.  (Another arc with sum S - s would repeat that value.)
 //     Valid because the complement of a run inside the placed numbers always
 //     contains every empty place, so it is a different arc from any run.
 //
@@ -120,10 +121,15 @@ CircleOrbits circle_orbits(int n);
 //   value, and second-moment (sum of squares) identities.
 // ---------------------------------------------------------------------------
 
+// Represented sums are kept folded: s and S - s are the same bit, min(s, S-s),
+// so the set has n(n-1)/2 + 1 bits.  (By 1. a sum is taken exactly when its
+// complement is.)
+inline constexpr int kCircleFoldWords = (kCircleMaxN * (kCircleMaxN - 1) / 2) / 64 + 1;  // 13
+
 // A task: the search state after the first placements (trivially copyable).
 struct CircleState {
-  std::array<std::uint64_t, kCircleMaxWords> used;  // represented sums and their complements
-  std::array<std::uint16_t, 2 * kCircleMaxN> seq;   // runs in cyclic order, each followed by 0 (a gap)
+  std::array<std::uint64_t, kCircleFoldWords> used;  // folded represented sums
+  std::array<std::uint16_t, 2 * kCircleMaxN> seq;    // runs in cyclic order, each followed by 0 (a gap)
   std::uint16_t sum;    // of the placed numbers
   std::uint16_t next;   // the smallest number not represented: placed next
   std::uint8_t len;     // used part of seq
@@ -133,23 +139,30 @@ struct CircleState {
 };
 static_assert(std::is_trivially_copyable_v<CircleState>);
 
-// The search proper, for bit sets of W words.  Kept in the header so that the
+// The search proper, for folded sets of W words.  In the header so that the
 // per-node counting and the emission go straight into the task context.
+//
+//        gap g                      ring_ = [a, b, c]: run ids in cyclic order,
+//   ..a a a] _ [b b b b] _ [c c..   gap g lies between ring_[g] and ring_[g+1].
+//
+// Runs live in buf_[id][beg_..end_), growing both ways from the middle, so
+// every move is O(1) to do and undo except joining two runs (copies one).
 template <int W>
 class CircleSearch {
  public:
   using Bits = std::array<std::uint64_t, W>;
   static constexpr int kMaxN = kCircleMaxN;
 
-  explicit CircleSearch(int n) : n_(n), S_(n * (n - 1) + 1) {}
+  explicit CircleSearch(int n) : n_(n), S_(n * (n - 1) + 1), half_(n * (n - 1) / 2) {
+    for (std::int64_t x = 1; x < S_; ++x) all_squares_ += x * x;
+  }
 
   static CircleState root(int n) {
     CircleState s{};
-    const int S = n * (n - 1) + 1;
-    set_bit(s.used.data(), 0);
-    set_bit(s.used.data(), 1);
-    set_bit(s.used.data(), S - 1);
-    for (int x = S; x < 64 * W; ++x) set_bit(s.used.data(), x);
+    auto set = [&](int x) { s.used[x >> 6] |= std::uint64_t{1} << (x & 63); };
+    set(0);
+    set(1);  // the arc {1} (and its complement, the other n-1 numbers)
+    for (int x = n * (n - 1) / 2 + 1; x < 64 * W; ++x) set(x);  // beyond the fold: never free
     s.seq[0] = 1;
     s.seq[1] = 0;
     s.len = 2;
@@ -190,15 +203,119 @@ class CircleSearch {
     static constexpr bool kExpand = false;
   };
 
-  static void set_bit(std::uint64_t* u, int x) { u[x >> 6] |= std::uint64_t{1} << (x & 63); }
-  static bool has(const Bits& u, int x) { return (u[x >> 6] >> (x & 63)) & 1; }
-  static void put(Bits& u, int x) { u[x >> 6] |= std::uint64_t{1} << (x & 63); }
-  // Sets x and S-x; false if x is taken already (two new sums that are each
-  // other's complement are caught here).
+  // Per run: its prefix sums p (from the left end) and suffix sums q (from
+  // the right end), as count and sums of p, p^2, q, q^2.  Enough to know
+  // sum of c and c^2 over all runs through a gap (see square_check).
+  struct RunStats {
+    std::int64_t len = 0, tot = 0, p1 = 0, p2 = 0, q1 = 0, q2 = 0;
+    // The run with m appended at its right end.
+    RunStats then(std::int64_t m) const {
+      RunStats r;
+      r.len = len + 1;
+      r.tot = tot + m;
+      r.p1 = p1 + tot + m;
+      r.p2 = p2 + (tot + m) * (tot + m);
+      r.q1 = q1 + len * m + m;
+      r.q2 = q2 + 2 * m * q1 + (len + 1) * m * m;
+      return r;
+    }
+    // The run with m prepended at its left end.
+    RunStats after(std::int64_t m) const {
+      RunStats r;
+      r.len = len + 1;
+      r.tot = tot + m;
+      r.p1 = p1 + len * m + m;
+      r.p2 = p2 + 2 * m * p1 + (len + 1) * m * m;
+      r.q1 = q1 + tot + m;
+      r.q2 = q2 + (tot + m) * (tot + m);
+      return r;
+    }
+    // a, then m, then b.
+    static RunStats join(const RunStats& a, std::int64_t m, const RunStats& b) {
+      RunStats r = a.then(m);
+      const std::int64_t k = a.tot + m;
+      r.len += b.len;
+      r.tot += b.tot;
+      r.p1 += b.len * k + b.p1;
+      r.p2 += b.len * k * k + 2 * k * b.p1 + b.p2;
+      const std::int64_t j = b.tot;
+      // suffix sums of the result: b's, then j + (suffixes of a.then(m))
+      const RunStats am = a.then(m);
+      r.q1 = b.q1 + am.len * j + am.q1;
+      r.q2 = b.q2 + am.len * j * j + 2 * j * am.q1 + am.q2;
+      return r;
+    }
+  };
+  // The runs through one place between runs a (left) and b (right): the
+  // numbers c = (suffix of a or empty) + (prefix of b or empty).
+  struct Through {
+    std::int64_t count, c1, c2;  // how many, sum of c, sum of c^2
+  };
+  static Through through(const RunStats& a, const RunStats& b) {
+    return {(a.len + 1) * (b.len + 1), (b.len + 1) * a.q1 + (a.len + 1) * b.p1,
+            (b.len + 1) * a.q2 + (a.len + 1) * b.p2 + 2 * a.q1 * b.p1};
+  }
+  // sum over those c of phi(v + c), phi(s) = s^2 + (S-s)^2 (a run and its
+  // complementary arc).
+  std::int64_t phi_sum(const Through& t, std::int64_t v) const {
+    const std::int64_t S = S_;
+    return t.count * (2 * v * v - 2 * S * v + S * S) + (4 * v - 2 * S) * t.c1 + 2 * t.c2;
+  }
+  std::int64_t phi(std::int64_t s) const { return s * s + (S_ - s) * (S_ - s); }
+
+  // 6. Sum of squares.  Over all arcs of a magic circle, sum(arc^2) equals
+  // 1^2 + ... + (S-1)^2.  When every gap is a single place the positions are
+  // fixed, and with r <= 3 every arc that holds some but not all empty places
+  // is a run through exactly one place, or the complement of one (r = 3;
+  // for r = 2 the two are the same arcs).  Those arcs must take exactly the
+  // free values, so with x_g the number at place g
+  //     sum over g of phi_sum(through(g), x_g)  =  sum of f^2 over free f
+  // (halved for r = 2).  With m at one place and the rest summing to a known
+  // total this is one quadratic equation in one unknown, which rarely has an
+  // integer root.  Valid: a necessary condition on any completion.
+  bool square_check(int r, int m) const {
+    const std::int64_t target = all_squares_ - z_;
+    Through t[3];
+    for (int g = 0; g < r; ++g)
+      t[g] = through(stats_[ring_[g]], stats_[ring_[g + 1 == r ? 0 : g + 1]]);
+    const std::int64_t rest = S_ - sum_ - m;  // the other numbers
+    if (r == 2) {
+      // m on one side, rest on the other; each side's runs and complements
+      // are all the free values, counted once.
+      return 2 * phi_sum(t[0], m) == 2 * target - 0 * rest ? phi_sum(t[0], m) == target || phi_sum(t[1], m) == target
+                                                        : phi_sum(t[0], m) == target || phi_sum(t[1], m) == target;
+    }
+    for (int i = 0; i < 3; ++i) {
+      const Through& tj = t[i == 2 ? 0 : i + 1];
+      const Through& tk = t[i == 0 ? 2 : i - 1];
+      const std::int64_t base = phi_sum(t[i], m) - target;
+      auto e = [&](std::int64_t x) { return base + phi_sum(tj, x) + phi_sum(tk, rest - x); };
+      const std::int64_t e0 = e(0), e1 = e(1), e2 = e(2);
+      const std::int64_t a2 = e2 - 2 * e1 + e0;  // 2A
+      const std::int64_t b = e1 - e0 - a2 / 2;   // B
+      // A x^2 + B x + e0 = 0
+      const long double disc = static_cast<long double>(b) * b - 2.0L * a2 * e0;
+      if (disc < 0) continue;
+      const long double sq = std::sqrt(disc);
+      for (long double root : {(-b - sq) / a2, (-b + sq) / a2}) {
+        const std::int64_t x0 = std::llround(root);
+        for (std::int64_t x = x0 - 1; x <= x0 + 1; ++x)
+          if (x > m && rest - x > m && 2 * x != rest && e(x) == 0) return true;
+      }
+    }
+    return false;
+  }
+
+  int fold(int x) const { return x <= half_ ? x : S_ - x; }
+  static bool bit(const Bits& u, int f) { return (u[f >> 6] >> (f & 63)) & 1; }
+  bool has(const Bits& u, int x) const { return bit(u, fold(x)); }
+  // Takes sum x (and so its complement); false if it is taken already, which
+  // also catches two new sums that are each other's complement.
   bool add(Bits& u, int x) const {
-    if (has(u, x)) return false;
-    put(u, x);
-    put(u, S_ - x);
+    const int f = fold(x);
+    const std::uint64_t b = std::uint64_t{1} << (f & 63);
+    if (u[f >> 6] & b) return false;
+    u[f >> 6] |= b;
     return true;
   }
   static int next_free(const Bits& u, int from) {
@@ -223,7 +340,13 @@ class CircleSearch {
       while (s.seq[i]) buf_[id][end_[id]++] = s.seq[i++];
       ++i;  // the gap after the run
       ring_[gaps_++] = static_cast<std::uint8_t>(id);
+      RunStats& st = stats_[id];
+      st = RunStats{};
+      for (int p = beg_[id]; p < end_[id]; ++p) st = st.then(buf_[id][p]);
     }
+    z_ = 0;
+    for (int f = 1; f <= half_; ++f)
+      if (bit(u_start_, f)) z_ += phi(f);
   }
 
   CircleState snapshot(const Bits& u) const {
@@ -263,13 +386,32 @@ class CircleSearch {
     const int gi = g + 1 == gaps_ ? 0 : g + 1;
     const int b = ring_[gi];
     int saved = 0;
+    const RunStats old_a = stats_[a], old_b = stats_[b];
+    const std::int64_t old_z = z_;
+    switch (mv) {
+      case kJoinLeft:
+        z_ += phi_sum(through(old_a, RunStats{}), m);
+        stats_[a] = old_a.then(m);
+        break;
+      case kJoinRight:
+        z_ += phi_sum(through(RunStats{}, old_b), m);
+        stats_[b] = old_b.after(m);
+        break;
+      case kFill:
+        z_ += phi_sum(through(old_a, old_b), m);
+        stats_[a] = RunStats::join(old_a, m, old_b);
+        break;
+      case kNewRun: z_ += phi(m); break;
+    }
     switch (mv) {
       case kJoinLeft: buf_[a][end_[a]++] = static_cast<std::uint16_t>(m); break;
       case kJoinRight: buf_[b][--beg_[b]] = static_cast<std::uint16_t>(m); break;
       case kFill: {
         saved = end_[a];
-        buf_[a][end_[a]++] = static_cast<std::uint16_t>(m);
-        for (int p = beg_[b]; p < end_[b]; ++p) buf_[a][end_[a]++] = buf_[b][p];
+        std::uint16_t* out = buf_[a] + end_[a];
+        *out++ = static_cast<std::uint16_t>(m);
+        for (int p = beg_[b]; p < end_[b]; ++p) *out++ = buf_[b][p];
+        end_[a] = static_cast<std::uint8_t>(out - buf_[a]);
         for (int k = gi; k + 1 < gaps_; ++k) ring_[k] = ring_[k + 1];
         --gaps_;
         break;
@@ -278,6 +420,7 @@ class CircleSearch {
         const int id = runs_++;
         beg_[id] = end_[id] = kMaxN;
         buf_[id][end_[id]++] = static_cast<std::uint16_t>(m);
+        stats_[id] = RunStats{}.then(m);
         for (int k = gaps_; k > g + 1; --k) ring_[k] = ring_[k - 1];
         ring_[g + 1] = static_cast<std::uint8_t>(id);
         ++gaps_;
@@ -294,6 +437,9 @@ class CircleSearch {
     sum_ -= m;
     next_ = old_next;
     mirror_ = old_mirror;
+    z_ = old_z;
+    stats_[a] = old_a;
+    stats_[b] = old_b;
     switch (mv) {
       case kJoinLeft: --end_[a]; break;
       case kJoinRight: ++beg_[b]; break;
@@ -311,6 +457,35 @@ class CircleSearch {
         break;
       }
     }
+  }
+
+  // Run sums through m that reach into run a (its last k numbers) or run b
+  // (its first k), tested as they are formed; false at the first taken one.
+  bool walk_left(const Bits& u, int m, int a, int* sa, int& la) const {
+    const std::uint16_t* lo = buf_[a] + beg_[a];
+    const std::uint16_t* p = buf_[a] + end_[a] - 1;
+    int t = *p;  // the neighbour itself was tested already
+    sa[0] = t;
+    la = 1;
+    while (p != lo) {
+      t += *--p;
+      sa[la++] = t;
+      if (has(u, m + t)) return false;
+    }
+    return true;
+  }
+  bool walk_right(const Bits& u, int m, int b, int* sb, int& lb) const {
+    const std::uint16_t* p = buf_[b] + beg_[b];
+    const std::uint16_t* hi = buf_[b] + end_[b];
+    int t = *p++;
+    sb[0] = t;
+    lb = 1;
+    while (p != hi) {
+      t += *p++;
+      sb[lb++] = t;
+      if (has(u, m + t)) return false;
+    }
+    return true;
   }
 
   template <class Mode>
@@ -331,88 +506,66 @@ class CircleSearch {
     }
     const int m = next_;
     if (r * m + r * (r - 1) / 2 > S_ - sum_) return;
+    if (r <= 3 && gaps_ == r && !square_check(r, m)) return;
 
     const bool root = placed_ == 1;
     const bool room = gaps_ <= r - 1;       // a gap may stay open
     const bool split = gaps_ + 1 <= r - 1;  // a gap may be split by a new run
+    const bool fill_ok = gaps_ > 1;         // with one gap, filling it is the last number
     const int gap_count = mirror_ ? 1 : gaps_;
-    const bool fill_ok = gaps_ > 1;  // with one gap, filling it is the last number
+
+    // Most placements already fail next to a neighbour: m + (last number of
+    // the run left of the gap) and m + (first number of the run right of
+    // it).  Test all gaps first, without branching, as two bit masks.
+    std::uint64_t near_a = 0, near_b = 0;
     for (int g = 0; g < gap_count; ++g) {
       const int a = ring_[g];
       const int b = ring_[g + 1 == gaps_ ? 0 : g + 1];
-      const std::uint16_t* a_lo = buf_[a] + beg_[a];
-      const std::uint16_t* a_hi = buf_[a] + end_[a];
-      const std::uint16_t* b_lo = buf_[b] + beg_[b];
-      const std::uint16_t* b_hi = buf_[b] + end_[b];
-      // Most placements already fail next to a neighbour: test both first.
-      const bool near_a = !has(u, m + a_hi[-1]);
-      const bool near_b = !has(u, m + *b_lo);
-      const bool want_a = near_a && (room || (near_b && fill_ok));
-      const bool want_b = near_b && ((room && !root) || (near_a && fill_ok));
-      // Sums of the last k numbers of run a and of the first k of run b,
-      // up to the first one that m cannot extend.
-      int sa[kMaxN], sb[kMaxN];
+      near_a |= std::uint64_t{!has(u, m + buf_[a][end_[a] - 1])} << g;
+      near_b |= std::uint64_t{!has(u, m + buf_[b][beg_[b]])} << g;
+    }
+    const std::uint64_t fill_mask = fill_ok ? near_a & near_b : 0;
+    const std::uint64_t left_mask = room ? near_a : 0;
+    const std::uint64_t right_mask = room && !root ? near_b : 0;
+    const std::uint64_t all = gap_count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << gap_count) - 1;
+    const std::uint64_t todo = (fill_mask | left_mask | right_mask) | (split ? all : 0);
+
+    int sa[kMaxN], sb[kMaxN];
+    for (std::uint64_t t = todo; t; t &= t - 1) {
+      const int g = std::countr_zero(t);
+      const std::uint64_t gbit = std::uint64_t{1} << g;
+      const int a = ring_[g];
+      const int b = ring_[g + 1 == gaps_ ? 0 : g + 1];
       int la = 0, lb = 0;
-      bool ok_a = false, ok_b = false;
-      if (want_a) {
-        const std::uint16_t* p = a_hi - 1;
-        int t = *p;
-        sa[la++] = t;
-        ok_a = true;
-        while (p != a_lo) {
-          t += *--p;
-          sa[la++] = t;
-          if (has(u, m + t)) {
-            ok_a = false;
-            break;
-          }
-        }
-      }
-      if (want_b) {
-        const std::uint16_t* p = b_lo;
-        int t = *p++;
-        sb[lb++] = t;
-        ok_b = true;
-        while (p != b_hi) {
-          t += *p++;
-          sb[lb++] = t;
-          if (has(u, m + t)) {
-            ok_b = false;
-            break;
-          }
-        }
-      }
-      if (ok_a && room) {
+      const bool ok_a = ((fill_mask | left_mask) & gbit) && walk_left(u, m, a, sa, la);
+      const bool ok_b = ((fill_mask | right_mask) & gbit) && walk_right(u, m, b, sb, lb);
+      if (ok_a && (left_mask & gbit)) {
         Bits v = u;
         bool ok = add(v, m);
         for (int k = 0; ok && k < la; ++k) ok = add(v, m + sa[k]);
         if (ok) descend(v, md, kJoinLeft, g, m, 0);
       }
-      if (ok_b && room && !root) {  // at the root this is the mirror image of joining left
+      if (ok_b && (right_mask & gbit)) {  // at the root this is the mirror image of joining left
         Bits v = u;
         bool ok = add(v, m);
         for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
         if (ok) descend(v, md, kJoinRight, g, m, 0);
       }
-      if (ok_a && ok_b && fill_ok) {
-        bool ok = true;
+      if (ok_a && ok_b && (fill_mask & gbit)) {
+        // Every run through m reaching into both runs, straight into a copy.
+        Bits v = u;
+        bool ok = add(v, m);
+        for (int k = 0; ok && k < la; ++k) ok = add(v, m + sa[k]);
+        for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
         for (int i = 0; ok && i < la; ++i) {
           const int base = m + sa[i];
           for (int j = 0; j < lb; ++j)
-            if (has(u, base + sb[j])) {
+            if (!add(v, base + sb[j])) {
               ok = false;
               break;
             }
         }
-        if (ok) {
-          Bits v = u;
-          ok = add(v, m);
-          for (int k = 0; ok && k < la; ++k) ok = add(v, m + sa[k]);
-          for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
-          for (int i = 0; ok && i < la; ++i)
-            for (int j = 0; ok && j < lb; ++j) ok = add(v, m + sa[i] + sb[j]);
-          if (ok) descend(v, md, kFill, g, m, 0);
-        }
+        if (ok) descend(v, md, kFill, g, m, 0);
       }
       if (split) {
         Bits v = u;
@@ -422,7 +575,10 @@ class CircleSearch {
     }
   }
 
-  int n_, S_;
+  int n_, S_, half_;
+  std::int64_t all_squares_ = 0;  // sum of s^2 for s = 1..S-1
+  std::int64_t z_ = 0;            // sum of s^2 over the represented sums (both halves)
+  std::array<RunStats, kMaxN + 1> stats_{};
   Bits u_start_{};
   int sum_ = 0, next_ = 0, placed_ = 0, mirror_ = 0;
   int gaps_ = 0, runs_ = 0;
@@ -431,20 +587,17 @@ class CircleSearch {
   std::uint16_t buf_[kMaxN + 1][2 * kMaxN + 1]{};  // each run grows both ways from the middle
 };
 
-// Calls f(CircleSearch<W>&) with the smallest W that holds n(n-1)+1.
+// Calls f(CircleSearch<W>&) with the smallest W that holds n(n-1)/2 + 1 bits.
 template <class F>
 decltype(auto) with_circle_search(int n, F&& f) {
-  const int words = (n * (n - 1) + 1) / 64 + 1;
+  const int words = (n * (n - 1) / 2) / 64 + 1;
   if (words <= 1) { CircleSearch<1> s(n); return f(s); }
   if (words <= 2) { CircleSearch<2> s(n); return f(s); }
   if (words <= 3) { CircleSearch<3> s(n); return f(s); }
   if (words <= 4) { CircleSearch<4> s(n); return f(s); }
-  if (words <= 5) { CircleSearch<5> s(n); return f(s); }
   if (words <= 6) { CircleSearch<6> s(n); return f(s); }
   if (words <= 8) { CircleSearch<8> s(n); return f(s); }
-  if (words <= 12) { CircleSearch<12> s(n); return f(s); }
-  if (words <= 16) { CircleSearch<16> s(n); return f(s); }
-  CircleSearch<kCircleMaxWords> s(n);
+  CircleSearch<kCircleFoldWords> s(n);
   return f(s);
 }
 

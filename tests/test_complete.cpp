@@ -1,0 +1,501 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "magic/checkpoint.hpp"
+#include "magic/complete.hpp"
+#include "magic/problems.hpp"
+#include "oracle/complete_oracle.hpp"
+#include "oracle/square_oracle.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using magic::RunOptions;
+using oracle::Grid;
+
+struct Found {
+  magic::RunResult r;
+  std::vector<Grid> sols;
+};
+
+// Runs the engine through run_spec and collects every completion it hands out.
+Found complete(const Grid& g, const std::string& kind = "magic", RunOptions ro = {},
+               const std::string& mode = "count") {
+  Found f;
+  if (!ro.solutions) ro.solutions = ~0ull;
+  ro.on_solution = [&](const nlohmann::json& s) { f.sols.push_back(s.get<Grid>()); };
+  f.r = magic::run_spec({{"name", "complete"}, {"grid", g}, {"kind", kind}, {"mode", mode}}, ro).result;
+  return f;
+}
+
+Grid empty(int n) { return Grid(n, std::vector<int>(n, 0)); }
+
+// Every completion is a square of the kind, keeps the givens, and none repeats.
+void expect_valid(const Grid& puzzle, const std::vector<Grid>& sols, const std::string& kind) {
+  std::set<Grid> distinct;
+  for (const Grid& s : sols) {
+    EXPECT_TRUE(oracle::is_square(s, kind)) << nlohmann::json(s).dump() << " is not " << kind;
+    EXPECT_TRUE(oracle::keeps_givens(puzzle, s)) << nlohmann::json(s).dump() << " lost a given";
+    distinct.insert(s);
+  }
+  EXPECT_EQ(distinct.size(), sols.size()) << "a completion was emitted twice";
+}
+
+Grid read_grid(const fs::path& p) {
+  std::ifstream in(p);
+  Grid g;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::vector<int> row;
+    for (int v; ls >> v;) row.push_back(v);
+    if (!row.empty()) g.push_back(row);
+  }
+  return g;
+}
+
+std::vector<fs::path> puzzle_files(const std::string& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(fs::path(MAGIC_SOURCE_DIR) / "perf" / "puzzles" / dir))
+    out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// All squares of order n by kind, from one brute-force pass over the
+// semi-magic squares of the square oracle (order 4: 549504 of them).
+using Packed = std::array<std::uint8_t, 16>;
+const std::map<std::string, std::vector<Packed>>& squares_by_kind(int n) {
+  static std::map<int, std::map<std::string, std::vector<Packed>>> cache;
+  auto& m = cache[n];
+  if (m.empty()) {
+    oracle::brute_force(n, "semi", [&](const Grid& g) {
+      Packed p{};
+      for (int i = 0; i < n * n; ++i) p[i] = static_cast<std::uint8_t>(g[i / n][i % n]);
+      for (const char* k : {"semi", "magic", "pandiagonal", "associative", "most-perfect"})
+        if (oracle::is_square(g, k)) m[k].push_back(p);
+    });
+    m["semi"];  // present even if empty
+  }
+  return m;
+}
+
+Grid unpack(const Packed& p, int n) {
+  Grid g(n, std::vector<int>(n));
+  for (int i = 0; i < n * n; ++i) g[i / n][i % n] = p[i];
+  return g;
+}
+
+// The brute-force completions of a puzzle: the squares of the kind that keep its givens.
+std::set<Grid> brute_completions(const Grid& puzzle, const std::string& kind) {
+  const int n = static_cast<int>(puzzle.size());
+  std::set<Grid> out;
+  const auto& all = squares_by_kind(n);
+  if (!all.count(kind)) return out;
+  for (const Packed& p : all.at(kind)) {
+    const Grid g = unpack(p, n);
+    if (oracle::keeps_givens(puzzle, g)) out.insert(g);
+  }
+  return out;
+}
+
+const Grid kSeed1{{2, 7, 6}, {9, 5, 1}, {4, 3, 0}};
+const Grid kSeed2{{0, 0, 0}, {0, 5, 0}, {0, 0, 0}};
+const Grid kSeed3{{1, 15, 14, 4}, {12, 0, 0, 9}, {8, 0, 0, 5}, {13, 3, 2, 16}};
+
+// --- The seed's examples ---------------------------------------------------
+
+TEST(Complete, SeedExampleOneBlank) {
+  const auto first = complete(kSeed1, "magic", {}, "first");
+  ASSERT_EQ(first.sols.size(), 1u);
+  EXPECT_EQ(first.sols[0], (Grid{{2, 7, 6}, {9, 5, 1}, {4, 3, 8}}));
+  const auto all = complete(kSeed1);
+  EXPECT_EQ(all.r.unique, 1u);
+  EXPECT_TRUE(all.r.exhaustive);
+}
+
+TEST(Complete, SeedExampleCentreFiveHasTheEightMagicSquares) {
+  const auto all = complete(kSeed2);
+  EXPECT_EQ(all.r.unique, 8u);
+  ASSERT_EQ(all.sols.size(), 8u);
+  expect_valid(kSeed2, all.sols, "magic");
+  const auto ref = oracle::completions(kSeed2, "magic");
+  EXPECT_EQ(std::set<Grid>(all.sols.begin(), all.sols.end()), std::set<Grid>(ref.begin(), ref.end()));
+  // The seed accepts either answer; ours must be one of the eight.
+  const auto first = complete(kSeed2, "magic", {}, "first");
+  ASSERT_EQ(first.sols.size(), 1u);
+  EXPECT_TRUE(std::find(ref.begin(), ref.end(), first.sols[0]) != ref.end());
+}
+
+TEST(Complete, SeedExampleMiddleBlock) {
+  const auto first = complete(kSeed3, "magic", {}, "first");
+  ASSERT_EQ(first.sols.size(), 1u);
+  EXPECT_EQ(first.sols[0], (Grid{{1, 15, 14, 4}, {12, 6, 7, 9}, {8, 10, 11, 5}, {13, 3, 2, 16}}));
+  EXPECT_EQ(complete(kSeed3).r.unique, 1u);
+}
+
+// --- Counts against the brute force ------------------------------------------
+
+TEST(Complete, EmptyGridsCountEveryMagicSquare) {
+  const auto three = complete(empty(3));
+  EXPECT_EQ(three.r.unique, 8u);
+  EXPECT_FALSE(three.r.has_total);  // completions have no symmetry group
+  expect_valid(empty(3), three.sols, "magic");
+  const auto four = complete(empty(4));
+  EXPECT_EQ(four.r.unique, 7040u);
+  expect_valid(empty(4), four.sols, "magic");
+  const auto& ref = squares_by_kind(4).at("magic");
+  EXPECT_EQ(ref.size(), 7040u);
+  std::set<Grid> got(four.sols.begin(), four.sols.end()), want;
+  for (const Packed& p : ref) want.insert(unpack(p, 4));
+  EXPECT_EQ(got, want);
+}
+
+TEST(Complete, GeneratedPuzzleSetMatchesTheOracles) {
+  for (const std::string dir : {"3x3", "4x4", "5x5"}) {
+    for (const fs::path& p : puzzle_files(dir)) {
+      const Grid g = read_grid(p);
+      const auto f = complete(g);
+      SCOPED_TRACE(p.string());
+      EXPECT_TRUE(f.r.exhaustive);
+      EXPECT_GE(f.r.unique, 1u);  // blanked from a real square
+      EXPECT_EQ(f.sols.size(), f.r.unique);
+      expect_valid(g, f.sols, "magic");
+      const std::set<Grid> got(f.sols.begin(), f.sols.end());
+      const std::string name = p.filename().string();
+      if (dir != "5x5") {
+        EXPECT_EQ(got, brute_completions(g, "magic"));
+      } else if (name < "b15") {  // the plain oracle is fast enough up to 13 blanks
+        const auto ref = oracle::completions(g, "magic");
+        EXPECT_EQ(got, std::set<Grid>(ref.begin(), ref.end()));
+      }
+      // The first completion is one of them.
+      const auto first = complete(g, "magic", {}, "first");
+      ASSERT_EQ(first.sols.size(), 1u);
+      EXPECT_TRUE(got.count(first.sols[0]));
+    }
+  }
+}
+
+TEST(Complete, EveryKindOnRandomOrderFourPuzzlesMatchesTheBruteForce) {
+  std::mt19937 rng(2024);
+  for (const std::string kind : {"semi", "magic", "pandiagonal", "associative", "most-perfect"}) {
+    const auto& pool = squares_by_kind(4).at(kind);
+    ASSERT_FALSE(pool.empty()) << kind;
+    for (int t = 0; t < 8; ++t) {
+      // Half from a square of the kind, half with random givens (often no completion).
+      Grid g = empty(4);
+      const int givens = 2 + static_cast<int>(rng() % 7);
+      std::vector<int> cells(16);
+      for (int i = 0; i < 16; ++i) cells[i] = i;
+      std::shuffle(cells.begin(), cells.end(), rng);
+      if (t % 2 == 0) {
+        const Grid sq = unpack(pool[rng() % pool.size()], 4);
+        for (int i = 0; i < givens; ++i) g[cells[i] / 4][cells[i] % 4] = sq[cells[i] / 4][cells[i] % 4];
+      } else {
+        std::vector<int> vals(16);
+        for (int i = 0; i < 16; ++i) vals[i] = i + 1;
+        std::shuffle(vals.begin(), vals.end(), rng);
+        for (int i = 0; i < givens; ++i) g[cells[i] / 4][cells[i] % 4] = vals[i];
+      }
+      SCOPED_TRACE(kind + " " + nlohmann::json(g).dump());
+      const auto want = brute_completions(g, kind);
+      Found f;
+      try {
+        f = complete(g, kind);
+      } catch (const std::invalid_argument&) {
+        // The givens break a group already; then the brute force has nothing either.
+        EXPECT_TRUE(want.empty());
+        continue;
+      }
+      EXPECT_EQ(f.r.unique, want.size());
+      expect_valid(g, f.sols, kind);
+      EXPECT_EQ(std::set<Grid>(f.sols.begin(), f.sols.end()), want);
+      const auto first = complete(g, kind, {}, "first");
+      EXPECT_EQ(first.r.unique, want.empty() ? 0u : 1u);
+      if (!first.sols.empty()) {
+        EXPECT_TRUE(want.count(first.sols[0]));
+      }
+    }
+  }
+}
+
+TEST(Complete, NoCompletionIsZeroAndExhaustive) {
+  // 1 is never in a corner of a 3x3 magic square.
+  const Grid corner{{1, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  EXPECT_TRUE(oracle::completions(corner, "magic").empty());
+  for (const char* mode : {"count", "first"}) {
+    const auto f = complete(corner, "magic", {}, mode);
+    EXPECT_EQ(f.r.unique, 0u) << mode;
+    EXPECT_TRUE(f.sols.empty());
+    EXPECT_TRUE(f.r.exhaustive) << mode;
+  }
+  EXPECT_EQ(complete(empty(3), "pandiagonal").r.unique, 0u);
+  // Orders 2 mod 4 have no pandiagonal or associative square: no search at all.
+  for (const char* kind : {"pandiagonal", "associative"}) {
+    const auto f = complete(empty(6), kind, {}, "first");
+    EXPECT_EQ(f.r.unique, 0u);
+    EXPECT_EQ(f.r.tasks, 0u);
+    EXPECT_FALSE(magic::impossible_reason(6, *magic::parse_square_kind(kind)).empty());
+  }
+  EXPECT_TRUE(magic::impossible_reason(8, magic::SquareKind::Pandiagonal).empty());
+}
+
+TEST(Complete, FullGridIsItsOwnCompletion) {
+  const Grid lo_shu{{2, 7, 6}, {9, 5, 1}, {4, 3, 8}};
+  const auto f = complete(lo_shu);
+  EXPECT_EQ(f.r.unique, 1u);
+  ASSERT_EQ(f.sols.size(), 1u);
+  EXPECT_EQ(f.sols[0], lo_shu);
+  // A full semi-magic square is not magic: its diagonal is already wrong.
+  const Grid semi{{1, 5, 9}, {6, 7, 2}, {8, 3, 4}};
+  ASSERT_TRUE(oracle::is_square(semi, "semi"));
+  EXPECT_EQ(complete(semi, "semi").r.unique, 1u);
+  EXPECT_THROW(complete(semi, "magic"), std::invalid_argument);
+}
+
+// --- Larger orders: first completions validate -------------------------------
+
+TEST(Complete, FirstCompletionOfEmptyGridsUpToOrderEight) {
+  struct Case {
+    int n;
+    const char* kind;
+  };
+  for (const Case c : {Case{5, "magic"}, Case{6, "magic"}, Case{7, "magic"}, Case{8, "magic"}, Case{8, "semi"},
+                       Case{5, "pandiagonal"}, Case{7, "associative"}, Case{8, "associative"},
+                       Case{8, "most-perfect"}}) {
+    const auto f = complete(empty(c.n), c.kind, {}, "first");
+    ASSERT_EQ(f.sols.size(), 1u) << c.n << " " << c.kind;
+    EXPECT_TRUE(oracle::is_square(f.sols[0], c.kind)) << nlohmann::json(f.sols[0]).dump();
+    EXPECT_EQ(f.r.unique, 1u);
+  }
+}
+
+TEST(Complete, SolutionsModeGivesDistinctCompletions) {
+  RunOptions ro;
+  ro.stop_after = 25;
+  const auto f = complete(empty(5), "magic", ro, "first");
+  EXPECT_EQ(f.r.unique, 25u);
+  EXPECT_EQ(f.sols.size(), 25u);
+  expect_valid(empty(5), f.sols, "magic");
+  // Asking for more than exist gives all of them, found by restarts.
+  ro.stop_after = 20;
+  const auto g = complete(kSeed2, "magic", ro, "first");
+  EXPECT_EQ(g.r.unique, 8u);
+  expect_valid(kSeed2, g.sols, "magic");
+}
+
+// --- Determinism and the runner's invariants ----------------------------------
+
+TEST(Complete, FirstCompletionIsTheSameForAnyThreadCount) {
+  std::vector<Grid> puzzles{kSeed2, empty(4), empty(5), empty(6), empty(7)};
+  for (const auto& p : puzzle_files("5x5")) puzzles.push_back(read_grid(p));
+  for (const Grid& g : puzzles) {
+    const auto ref = complete(g, "magic", {.threads = 1}, "first");
+    ASSERT_EQ(ref.sols.size(), 1u);
+    for (unsigned t : {2u, 8u})
+      for (int d : {-1, 0, 3}) {
+        const auto f = complete(g, "magic", {.threads = t, .split_depth = d}, "first");
+        ASSERT_EQ(f.sols.size(), 1u);
+        EXPECT_EQ(f.sols[0], ref.sols[0]) << nlohmann::json(g).dump() << " threads " << t << " depth " << d;
+      }
+  }
+}
+
+TEST(Complete, CountAndDigestIndependentOfThreadsAndSplitDepth) {
+  const auto ref = complete(empty(4), "magic", {.threads = 1, .split_depth = 0});
+  EXPECT_EQ(ref.r.tasks, 1u);
+  for (unsigned t : {1u, 2u, 3u, 8u})
+    for (int d : {0, 1, 2, 3, 5, 8, 20}) {
+      const auto f = complete(empty(4), "magic", {.threads = t, .split_depth = d});
+      EXPECT_EQ(f.r.unique, 7040u) << t << " " << d;
+      EXPECT_EQ(f.r.digest, ref.r.digest) << t << " " << d;
+      EXPECT_EQ(f.sols, ref.sols) << "solutions stream in the same order";
+    }
+  const Grid g = read_grid(puzzle_files("5x5").back());
+  const auto base = complete(g, "magic", {.threads = 1, .split_depth = 0});
+  for (int d : {1, 2, 4, 6, 10}) {
+    const auto f = complete(g, "magic", {.threads = 2, .split_depth = d});
+    EXPECT_EQ(f.r.unique, base.r.unique);
+    EXPECT_EQ(f.r.digest, base.r.digest);
+  }
+}
+
+TEST(Complete, ShardsAddUpAndHashSetAgrees) {
+  const auto whole = complete(empty(4), "semi", {}, "count");
+  EXPECT_EQ(whole.r.unique, squares_by_kind(4).at("semi").size());
+  for (unsigned m : {2u, 5u}) {
+    magic::Digest d;
+    std::uint64_t unique = 0;
+    for (unsigned i = 0; i < m; ++i) {
+      const auto r = complete(empty(4), "semi", {.shard_index = i, .shard_count = m});
+      d.merge(r.r.digest);
+      unique += r.r.unique;
+    }
+    EXPECT_EQ(d, whole.r.digest);
+    EXPECT_EQ(unique, whole.r.unique);
+  }
+  RunOptions hs;
+  hs.dedup = magic::DedupMode::HashSet;
+  const auto set = complete(empty(4), "magic", hs);
+  const auto gen = complete(empty(4), "magic");
+  EXPECT_EQ(set.r.dedup, "hash-set");
+  EXPECT_EQ(gen.r.dedup, "generator");
+  EXPECT_EQ(set.r.unique, gen.r.unique);
+  EXPECT_EQ(set.r.digest, gen.r.digest);
+}
+
+TEST(Complete, CheckpointResumeGivesTheSameDigest) {
+  const auto whole = complete(empty(4), "magic");
+  const std::string path = ::testing::TempDir() + "/complete_ck.json";
+  std::filesystem::remove(path);
+  const nlohmann::json sig{{"test", "complete"}};
+  const nlohmann::json spec{{"name", "complete"}, {"grid", empty(4)}, {"mode", "count"}};
+  {
+    std::atomic<bool> stop{false};
+    magic::Checkpoint ck(path, sig, 0.0);
+    RunOptions ro{.threads = 2, .split_depth = 4};
+    ro.interrupt = &stop;
+    ro.checkpoint = &ck;
+    ro.on_progress = [&](const magic::Progress& p) {
+      if (p.tasks_done > 20) stop = true;
+    };
+    ro.progress_interval = 0;
+    const auto part = magic::run_spec(spec, ro).result;
+    EXPECT_TRUE(part.interrupted);
+    EXPECT_LT(part.unique, 7040u);
+  }
+  magic::Checkpoint ck(path, sig);
+  ASSERT_TRUE(ck.load());
+  RunOptions ro{.split_depth = 4};
+  ro.checkpoint = &ck;
+  const auto rest = magic::run_spec(spec, ro).result;
+  EXPECT_GT(rest.tasks_resumed, 0u);
+  EXPECT_EQ(rest.unique, 7040u);
+  EXPECT_EQ(rest.digest, whole.r.digest);
+}
+
+// --- Input ----------------------------------------------------------------------
+
+TEST(CompleteInput, JsonAndTextFormsAgree) {
+  const auto a = magic::parse_puzzle(std::string_view("[[1,15,14,4],[12,0,0,9],[8,0,0,5],[13,3,2,16]]"));
+  const auto b = magic::parse_puzzle(std::string_view("1 15 14 4\n12 0 0 9\n\n8 . . 5   # comment\n13,3,2,16\n"));
+  const auto c = magic::parse_puzzle(std::string_view("\xEF\xBB\xBF  [[1, 15, 14, 4],\r\n [12,0,0,9],[8,0,0,5],[13,3,2,16]]\n"));
+  EXPECT_EQ(a.order, 4);
+  EXPECT_EQ(a.cells, b.cells);
+  EXPECT_EQ(a.cells, c.cells);
+  EXPECT_EQ(a.cells[5], 0);
+  EXPECT_EQ(a.cells[15], 16);
+  // The spec takes either form too.
+  const auto r = magic::run_spec({{"name", "complete"}, {"grid", "2 7 6\n9 5 1\n4 3 0"}}).result;
+  EXPECT_EQ(r.unique, 1u);
+}
+
+std::string error_of(const std::string& text, const std::string& kind = "magic") {
+  try {
+    const auto p = magic::parse_puzzle(std::string_view(text));
+    magic::check_puzzle(p, *magic::parse_square_kind(kind));
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CompleteInput, BadInputNamesTheProblem) {
+  auto has = [](const std::string& msg, const std::string& part) {
+    return msg.find(part) != std::string::npos && msg.find('\n') == std::string::npos;
+  };
+  EXPECT_TRUE(has(error_of(""), "empty input"));
+  EXPECT_TRUE(has(error_of(" \n\t "), "empty input"));
+  EXPECT_TRUE(has(error_of("[[1,2,3],[4,5,6]"), "malformed JSON"));
+  EXPECT_TRUE(has(error_of("[[1,2,3],[4,5,6],[7,8]]"), "ragged"));
+  EXPECT_TRUE(has(error_of("1 2 3\n4 5\n6 7 8"), "ragged"));
+  EXPECT_TRUE(has(error_of("[[1,2,3],[4,5,6]]"), "not square"));
+  EXPECT_TRUE(has(error_of("[[0,0],[0,0]]"), "order 2"));
+  EXPECT_TRUE(has(error_of("[[0]]"), "order 1"));
+  EXPECT_TRUE(has(error_of("[]"), "empty grid"));
+  EXPECT_TRUE(has(error_of("[[]]"), "row 1 is empty"));
+  const std::string nine = "[" + std::string("[0,0,0,0,0,0,0,0,0],") + "[0,0,0,0,0,0,0,0,0]," +
+                           "[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0]," +
+                           "[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0]]";
+  EXPECT_TRUE(has(error_of(nine), "order 9"));
+  EXPECT_TRUE(has(error_of("[[1.5,0,0],[0,0,0],[0,0,0]]"), "whole number"));
+  EXPECT_TRUE(has(error_of("[[\"a\",0,0],[0,0,0],[0,0,0]]"), "row 1, column 1"));
+  EXPECT_TRUE(has(error_of("[[null,0,0],[0,0,0],[0,0,0]]"), "whole number"));
+  EXPECT_TRUE(has(error_of("[[[1],0,0],[0,0,0],[0,0,0]]"), "whole number"));
+  EXPECT_TRUE(has(error_of("[1,2,3]"), "row 1 is not a list"));
+  EXPECT_TRUE(has(error_of("{\"grid\":1}"), "whole number"));
+  EXPECT_TRUE(has(error_of("1 2 x\n0 0 0\n0 0 0"), "'x'"));
+  EXPECT_TRUE(has(error_of("1 2 3.0\n0 0 0\n0 0 0"), "whole number"));
+  EXPECT_TRUE(has(error_of("0 0 99999999999999999999999\n0 0 0\n0 0 0"), "too large"));
+  EXPECT_TRUE(has(error_of("[[0,0,99999999999999999999999],[0,0,0],[0,0,0]]"), "whole number"));
+  EXPECT_TRUE(has(error_of("[[0,0,18446744073709551615],[0,0,0],[0,0,0]]"), "above 9"));
+  EXPECT_TRUE(has(error_of("[[0,0,-3],[0,0,0],[0,0,0]]"), "negative number -3 at row 1, column 3"));
+  EXPECT_TRUE(has(error_of("[[0,0,10],[0,0,0],[0,0,0]]"), "above 9"));
+  EXPECT_TRUE(has(error_of("[[0,0,0],[0,7,0],[0,0,7]]"), "7 is given twice"));
+  EXPECT_TRUE(has(error_of("[[0,0,0],[9,8,0],[0,0,0]]"), "row 2 already sums to 17"));
+  EXPECT_TRUE(has(error_of("[[9,0,0],[8,0,0],[0,0,0]]"), "column 1 already sums to 17"));
+  EXPECT_TRUE(has(error_of("[[9,0,0],[0,8,0],[0,0,0]]"), "main diagonal"));
+  EXPECT_TRUE(has(error_of("[[1,2,3],[0,0,0],[0,0,0]]"), "row 1 is full but sums to 6"));
+  EXPECT_TRUE(has(error_of("[[0,0,9],[0,8,0],[0,0,0]]"), "anti-diagonal"));
+  EXPECT_EQ(error_of("[[0,0,9],[0,8,0],[0,0,0]]", "semi"), "");  // semi has no diagonals
+  EXPECT_TRUE(has(error_of("[[0,0,0],[0,0,0],[0,0,0]]", "most-perfect"), "divisible by 4"));
+  EXPECT_EQ(error_of("[[0,0,0],[0,0,0],[0,0,0]]"), "");
+}
+
+TEST(CompleteInput, FuzzedInputNeverCrashes) {
+  std::mt19937 rng(7);
+  const std::string alphabet = "[[[]]],,,0123456789 0 0 \n\n-.e+\"x{}:nul\t\x01\xff";
+  std::uint64_t accepted = 0;
+  for (int i = 0; i < 4000; ++i) {
+    std::string s;
+    const int len = static_cast<int>(rng() % 80);
+    for (int j = 0; j < len; ++j) s += alphabet[rng() % alphabet.size()];
+    if (i % 4 == 0) {  // near-valid: a random grid, then damaged
+      const int n = 2 + static_cast<int>(rng() % 8);
+      s.clear();
+      for (int r = 0; r < n; ++r) {
+        for (int c = 0; c < n; ++c) {
+          const int v = rng() % 3 ? 0 : static_cast<int>(rng() % (n * n + 4)) - 1;
+          s += std::to_string(v) + " ";
+        }
+        s += "\n";
+      }
+      if (rng() % 2) s[rng() % s.size()] = alphabet[rng() % alphabet.size()];
+    }
+    try {
+      const auto p = magic::parse_puzzle(std::string_view(s));
+      magic::check_puzzle(p, magic::SquareKind::Magic);
+      ++accepted;
+      if (p.order <= 4) {  // small enough to search to the end
+        const auto r = magic::run_spec({{"name", "complete"}, {"grid", s}}, {.threads = 1}).result;
+        EXPECT_TRUE(r.exhaustive);
+      }
+    } catch (const std::invalid_argument&) {
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "unexpected " << e.what() << " for " << nlohmann::json(s).dump();
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+}
+
+TEST(CompleteInput, RejectsBadSpecs) {
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}}), std::exception);
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(3)}, {"kind", "bogus"}}),
+               std::invalid_argument);
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(3)}, {"mode", "often"}}),
+               std::invalid_argument);
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", 5}}), std::invalid_argument);
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(9)}}), std::invalid_argument);
+}
+
+}  // namespace
