@@ -36,6 +36,24 @@ inline const std::vector<KnownCount>& known_counts() {
       {{{"name", "star"}, {"n", 11}}, 53528, std::nullopt, "OEIS A200720; Howroyd 2005 (11a)"},
       {{{"name", "star"}, {"n", 12}}, 396930, std::nullopt, "OEIS A200720; Howroyd 2005 (12a)", true},
       {{{"name", "star"}, {"n", 13}}, 2434692, std::nullopt, "OEIS A200720; Howroyd 2005 (13a)", true},
+      // complete: completions of one grid (no symmetry group, so no total).
+      {{{"name", "complete"}, {"grid", {{2, 7, 6}, {9, 5, 1}, {4, 3, 0}}}}, 1, std::nullopt, "seed 004 example 1"},
+      {{{"name", "complete"}, {"grid", {{0, 0, 0}, {0, 5, 0}, {0, 0, 0}}}}, 8, std::nullopt,
+       "seed 004 example 2: every 3x3 magic square has 5 in the centre (seed 000: 8)"},
+      {{{"name", "complete"}, {"grid", {{1, 15, 14, 4}, {12, 0, 0, 9}, {8, 0, 0, 5}, {13, 3, 2, 16}}}}, 1,
+       std::nullopt, "seed 004 example 3"},
+      {{{"name", "complete"}, {"grid", {{1, 0, 0}, {0, 0, 0}, {0, 0, 0}}}}, 0, std::nullopt,
+       "1 is never in a corner of a 3x3 magic square"},
+      {{{"name", "complete"}, {"grid", "0 0 0\n0 0 0\n0 0 0"}}, 8, std::nullopt, "seed 000 (8 magic squares of order 3)"},
+      {{{"name", "complete"}, {"grid", "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"}}, 7040, std::nullopt, "seed 001 (7040)"},
+      {{{"name", "complete"}, {"grid", "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"}, {"kind", "semi"}}, 549504, std::nullopt,
+       "OEIS A271104 (549504 semi-magic 4x4)"},
+      {{{"name", "complete"}, {"grid", "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"}, {"kind", "pandiagonal"}}, 384,
+       std::nullopt, "Frenicle/Rosser-Walker: 48 x 8 pandiagonal 4x4"},
+      {{{"name", "complete"}, {"grid", "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"}, {"kind", "associative"}}, 384,
+       std::nullopt, "Dudeney: 48 x 8 associative 4x4"},
+      {{{"name", "complete"}, {"grid", "0 0 0\n0 0 0\n0 0 0"}, {"kind", "pandiagonal"}}, 0, std::nullopt,
+       "no pandiagonal 3x3 exists"},
   };
   return table;
 }

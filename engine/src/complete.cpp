@@ -89,7 +89,7 @@ Puzzle parse_puzzle(std::string_view text) {
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse errors, number overflow
       std::string msg = e.what();
       if (const auto k = msg.find("] "); msg.rfind("[json.exception", 0) == 0 && k != std::string::npos)
         msg = msg.substr(k + 2);

@@ -274,36 +274,89 @@ class CircleSearch {
   // total this is one quadratic equation in one unknown, which rarely has an
   // integer root.  Valid: a necessary condition on any completion.
   bool square_check(int r, int m) const {
-    const std::int64_t target = all_squares_ - z_;
     Through t[3];
-    for (int g = 0; g < r; ++g)
-      t[g] = through(stats_[ring_[g]], stats_[ring_[g + 1 == r ? 0 : g + 1]]);
-    const std::int64_t rest = S_ - sum_ - m;  // the other numbers
-    if (r == 2) {
-      // m on one side, rest on the other; each side's runs and complements
-      // are all the free values, counted once.
-      return 2 * phi_sum(t[0], m) == 2 * target - 0 * rest ? phi_sum(t[0], m) == target || phi_sum(t[1], m) == target
-                                                        : phi_sum(t[0], m) == target || phi_sum(t[1], m) == target;
+    for (int g = 0; g < r; ++g) t[g] = through(stats_[ring_[g]], stats_[ring_[g + 1 == r ? 0 : g + 1]]);
+    return square_check(t, r, z_, sum_, m);
+  }
+  // The same for given places (any order): their runs-through statistics,
+  // the represented squares z, the placed sum and the next number m.
+  bool square_check(const Through* t, int r, std::int64_t z, int sum, int m) const {
+    const std::int64_t target = all_squares_ - z;
+    const std::int64_t S = S_;
+    // phi_sum(through(g), v) = al[g] v^2 + be[g] v + ga[g]
+    std::int64_t al[3], be[3], ga[3];
+    for (int g = 0; g < r; ++g) {
+      al[g] = 2 * t[g].count;
+      be[g] = 4 * t[g].c1 - 2 * S * t[g].count;
+      ga[g] = t[g].count * S * S - 2 * S * t[g].c1 + 2 * t[g].c2;
     }
+    const std::int64_t mm = m;
+    if (r == 2) {
+      // m on one side, the last number on the other; the runs through one
+      // place are the complements of those through the other, so one side
+      // already covers every free value once, with its complements.
+      for (int g = 0; g < 2; ++g)
+        if (al[g] * mm * mm + be[g] * mm + ga[g] == target) return true;
+      return false;
+    }
+    const std::int64_t rest = S - sum - m;  // the other two numbers
     for (int i = 0; i < 3; ++i) {
-      const Through& tj = t[i == 2 ? 0 : i + 1];
-      const Through& tk = t[i == 0 ? 2 : i - 1];
-      const std::int64_t base = phi_sum(t[i], m) - target;
-      auto e = [&](std::int64_t x) { return base + phi_sum(tj, x) + phi_sum(tk, rest - x); };
-      const std::int64_t e0 = e(0), e1 = e(1), e2 = e(2);
-      const std::int64_t a2 = e2 - 2 * e1 + e0;  // 2A
-      const std::int64_t b = e1 - e0 - a2 / 2;   // B
-      // A x^2 + B x + e0 = 0
-      const long double disc = static_cast<long double>(b) * b - 2.0L * a2 * e0;
+      const int j = i == 2 ? 0 : i + 1, k = i == 0 ? 2 : i - 1;
+      // x at j, rest - x at k:  A x^2 + B x + C = 0
+      const std::int64_t A = al[j] + al[k];
+      const std::int64_t B = be[j] - 2 * al[k] * rest - be[k];
+      const std::int64_t C = al[i] * mm * mm + be[i] * mm + ga[i] - target + ga[j] + al[k] * rest * rest +
+                             be[k] * rest + ga[k];
+      const std::int64_t disc = B * B - 4 * A * C;
       if (disc < 0) continue;
-      const long double sq = std::sqrt(disc);
-      for (long double root : {(-b - sq) / a2, (-b + sq) / a2}) {
-        const std::int64_t x0 = std::llround(root);
-        for (std::int64_t x = x0 - 1; x <= x0 + 1; ++x)
-          if (x > m && rest - x > m && 2 * x != rest && e(x) == 0) return true;
+      std::int64_t q = static_cast<std::int64_t>(std::sqrt(static_cast<double>(disc)));
+      while (q * q > disc) --q;
+      while ((q + 1) * (q + 1) <= disc) ++q;
+      if (q * q != disc) continue;  // no integer root
+      for (const std::int64_t num : {-B - q, -B + q}) {
+        if (num % (2 * A)) continue;
+        const std::int64_t x = num / (2 * A);
+        if (x > m && rest - x > m && 2 * x != rest) return true;
       }
     }
     return false;
+  }
+
+  // Is d one of the sums through the place between runs with suffix sums
+  // sa[0..la) and prefix sums sb[0..lb) (both increasing), or 0?
+  static bool through_has(int d, const int* sa, int la, const int* sb, int lb) {
+    if (d == 0) return true;
+    if (d < 0) return false;
+    int j = lb - 1;
+    for (int i = -1; i < la; ++i) {
+      const int rest = d - (i < 0 ? 0 : sa[i]);
+      if (rest < 0) break;
+      if (rest == 0) return true;
+      while (j >= 0 && sb[j] > rest) --j;
+      if (j < 0) continue;
+      if (sb[j] == rest) return true;
+    }
+    return false;
+  }
+
+  // Before paying for the full check of filling gap g with m when all four
+  // gaps are single places: the child (three single places) must pass
+  // square_check.  Its next number is the smallest free value that the new
+  // runs through m do not take.
+  bool fill_may_live(const Bits& u, int g, int m, const int* sa, int la, const int* sb, int lb) const {
+    int m2 = next_free(u, m + 1);
+    while (m2 <= half_ && (through_has(m2 - m, sa, la, sb, lb) || through_has(S_ - m2 - m, sa, la, sb, lb)))
+      m2 = next_free(u, m2 + 1);
+    if (m2 > half_) return true;  // nothing to say
+    const int a = ring_[g], b = ring_[g + 1 == gaps_ ? 0 : g + 1];
+    const RunStats joined = RunStats::join(stats_[a], m, stats_[b]);
+    auto st = [&](int id) -> const RunStats& { return id == a || id == b ? joined : stats_[id]; };
+    Through t[3];
+    int k = 0;
+    for (int h = 0; h < gaps_; ++h)
+      if (h != g) t[k++] = through(st(ring_[h]), st(ring_[h + 1 == gaps_ ? 0 : h + 1]));
+    const std::int64_t z = z_ + phi_sum(through(stats_[a], stats_[b]), m);
+    return square_check(t, 3, z, sum_ + m, m2);
   }
 
   int fold(int x) const { return x <= half_ ? x : S_ - x; }
@@ -551,7 +604,9 @@ class CircleSearch {
         for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
         if (ok) descend(v, md, kJoinRight, g, m, 0);
       }
-      if (ok_a && ok_b && (fill_mask & gbit)) {
+      if (ok_a && ok_b && (fill_mask & gbit) && gaps_ == 4 && r == 4 && !fill_may_live(u, g, m, sa, la, sb, lb)) {
+        // filtered: the child would fail the sum of squares test
+      } else if (ok_a && ok_b && (fill_mask & gbit)) {
         // Every run through m reaching into both runs, straight into a copy.
         Bits v = u;
         bool ok = add(v, m);

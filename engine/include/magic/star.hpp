@@ -186,7 +186,9 @@ class StarProblem {
   const StarSpec& spec() const { return spec_; }
   int default_split_depth() const {
     if (!magic_) return N == 5 ? 2 : 3;
-    return N <= 7 ? 1 : N <= 11 ? 4 : 5;
+    // Enough tasks to balance two threads: thousands for n = 12, tens of
+    // thousands for 13; beyond 16 depth 5 would hold millions of tasks.
+    return N <= 7 ? 1 : N <= 11 || N > 16 ? 4 : 5;
   }
   Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
   bool has_group() const { return true; }
