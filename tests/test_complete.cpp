@@ -305,7 +305,9 @@ TEST(Complete, CountAndDigestIndependentOfThreadsAndSplitDepth) {
       EXPECT_EQ(f.r.unique, 7040u) << t << " " << d;
       EXPECT_TRUE(f.r.exhaustive);
       EXPECT_EQ(f.r.digest, ref.r.digest) << t << " " << d;
-      if (collect) EXPECT_EQ(f.sols, ref.sols) << "solutions stream in the same order";
+      if (collect) {
+        EXPECT_EQ(f.sols, ref.sols) << "solutions stream in the same order";
+      }
     }
   const Grid g = read_grid(puzzle_files("5x5").back());
   const auto base = complete(g, "magic", {.threads = 1, .split_depth = 0});
