@@ -322,43 +322,6 @@ class CircleSearch {
     return false;
   }
 
-  // Is d one of the sums through the place between runs with suffix sums
-  // sa[0..la) and prefix sums sb[0..lb) (both increasing), or 0?
-  static bool through_has(int d, const int* sa, int la, const int* sb, int lb) {
-    if (d == 0) return true;
-    if (d < 0) return false;
-    int j = lb - 1;
-    for (int i = -1; i < la; ++i) {
-      const int rest = d - (i < 0 ? 0 : sa[i]);
-      if (rest < 0) break;
-      if (rest == 0) return true;
-      while (j >= 0 && sb[j] > rest) --j;
-      if (j < 0) continue;
-      if (sb[j] == rest) return true;
-    }
-    return false;
-  }
-
-  // Before paying for the full check of filling gap g with m when all four
-  // gaps are single places: the child (three single places) must pass
-  // square_check.  Its next number is the smallest free value that the new
-  // runs through m do not take.
-  bool fill_may_live(const Bits& u, int g, int m, const int* sa, int la, const int* sb, int lb) const {
-    int m2 = next_free(u, m + 1);
-    while (m2 <= half_ && (through_has(m2 - m, sa, la, sb, lb) || through_has(S_ - m2 - m, sa, la, sb, lb)))
-      m2 = next_free(u, m2 + 1);
-    if (m2 > half_) return true;  // nothing to say
-    const int a = ring_[g], b = ring_[g + 1 == gaps_ ? 0 : g + 1];
-    const RunStats joined = RunStats::join(stats_[a], m, stats_[b]);
-    auto st = [&](int id) -> const RunStats& { return id == a || id == b ? joined : stats_[id]; };
-    Through t[3];
-    int k = 0;
-    for (int h = 0; h < gaps_; ++h)
-      if (h != g) t[k++] = through(st(ring_[h]), st(ring_[h + 1 == gaps_ ? 0 : h + 1]));
-    const std::int64_t z = z_ + phi_sum(through(stats_[a], stats_[b]), m);
-    return square_check(t, 3, z, sum_ + m, m2);
-  }
-
   int fold(int x) const { return x <= half_ ? x : S_ - x; }
   static bool bit(const Bits& u, int f) { return (u[f >> 6] >> (f & 63)) & 1; }
   bool has(const Bits& u, int x) const { return bit(u, fold(x)); }
@@ -604,9 +567,7 @@ class CircleSearch {
         for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
         if (ok) descend(v, md, kJoinRight, g, m, 0);
       }
-      if (ok_a && ok_b && (fill_mask & gbit) && gaps_ == 4 && r == 4 && !fill_may_live(u, g, m, sa, la, sb, lb)) {
-        // filtered: the child would fail the sum of squares test
-      } else if (ok_a && ok_b && (fill_mask & gbit)) {
+      if (ok_a && ok_b && (fill_mask & gbit)) {
         // Every run through m reaching into both runs, straight into a copy.
         Bits v = u;
         bool ok = add(v, m);
