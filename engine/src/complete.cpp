@@ -3,7 +3,6 @@
 #include <cctype>
 #include <charconv>
 #include <limits>
-#include <map>
 
 namespace magic {
 namespace {
@@ -164,7 +163,7 @@ std::string group_name(int n, const SumGroup& g) {
   return "group " + s;
 }
 
-void check_puzzle(const Puzzle& p, SquareKind kind) {
+std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind) {
   const int n = p.order;
   if (n < kCompleteMinOrder || n > kCompleteMaxOrder)
     throw std::invalid_argument("order " + std::to_string(n) + " is not supported (orders " +
@@ -175,7 +174,7 @@ void check_puzzle(const Puzzle& p, SquareKind kind) {
                                 " cells");
   validate_square(n, kind, kCompleteMinOrder, kCompleteMaxOrder);
   const std::int64_t nn = n * n;
-  std::map<std::int64_t, int> seen;
+  std::vector<int> at(n * n + 1, -1);  // where each value is given
   for (int c = 0; c < n * n; ++c) {
     const std::int64_t v = p.cells[c];
     if (v < 0) throw std::invalid_argument("negative number " + std::to_string(v) + " at " + where(n, c));
@@ -183,11 +182,13 @@ void check_puzzle(const Puzzle& p, SquareKind kind) {
       throw std::invalid_argument("number " + std::to_string(v) + " at " + where(n, c) + " is above " +
                                   std::to_string(nn) + " (values are 1.." + std::to_string(nn) + ", 0 = blank)");
     if (v == 0) continue;
-    if (const auto [it, fresh] = seen.emplace(v, c); !fresh)
-      throw std::invalid_argument("number " + std::to_string(v) + " is given twice, at " + where(n, it->second) +
+    if (at[v] >= 0)
+      throw std::invalid_argument("number " + std::to_string(v) + " is given twice, at " + where(n, at[v]) +
                                   " and at " + where(n, c));
+    at[v] = c;
   }
-  for (const SumGroup& g : square_groups(n, kind)) {
+  std::vector<SumGroup> groups = square_groups(n, kind);
+  for (const SumGroup& g : groups) {
     std::int64_t sum = 0;
     bool full = true;
     for (int c : g.cells) {
@@ -201,6 +202,7 @@ void check_puzzle(const Puzzle& p, SquareKind kind) {
       throw std::invalid_argument(group_name(n, g) + " is full but sums to " + std::to_string(sum) +
                                   ", not " + std::to_string(g.target));
   }
+  return groups;
 }
 
 SpecRun run_complete(const nlohmann::json& spec, const RunOptions& ro) {

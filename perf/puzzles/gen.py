@@ -11,6 +11,8 @@ that keeps the diagonals and a random rotation or reflection.
     python3 perf/puzzles/gen.py            # rewrites perf/puzzles/<n>x<n>/*.txt
 
 Files are named <order>x<order>/b<blanks>_<k>.txt and hold one row per line.
+5x5-count/<pattern>_<k>.txt keep exactly 8 givens of a square in fixed
+shapes (a full row, a corner block, the diagonals, ...): the --count target.
 """
 import os
 import random
@@ -128,6 +130,16 @@ def is_magic(g):
             and sum(g[i][n - 1 - i] for i in range(n)) == t)
 
 
+# 8 given cells (row, column) per shape, for the --count set.
+COUNT_SHAPES = {
+    "row0col0": [(0, c) for c in range(5)] + [(1, 0), (2, 0), (3, 0)],
+    "corner": [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1)],
+    "diagonals": [(0, 0), (1, 1), (3, 3), (4, 4), (0, 4), (1, 3), (3, 1), (4, 0)],
+    "tworows": [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
+    "border": [(0, 0), (0, 2), (0, 4), (2, 0), (2, 4), (4, 0), (4, 2), (4, 4)],
+}
+
+
 def main():
     rng = random.Random(SEED)
     here = os.path.dirname(os.path.abspath(__file__))
@@ -144,6 +156,16 @@ def main():
             with open(os.path.join(d, f"b{blanks:02d}_{k}.txt"), "w") as f:
                 f.write("\n".join(" ".join(str(v) for v in row) for row in grid) + "\n")
         print(f"{n}x{n} blanks={blanks}: {count} puzzles", file=sys.stderr)
+    rng = random.Random(SEED + 1)
+    d = os.path.join(here, "5x5-count")
+    os.makedirs(d, exist_ok=True)
+    for name, cells in COUNT_SHAPES.items():
+        for k in range(2):
+            sq = euler_magic(5, rng)
+            grid = [[sq[r][c] if (r, c) in cells else 0 for c in range(5)] for r in range(5)]
+            with open(os.path.join(d, f"{name}_{k}.txt"), "w") as f:
+                f.write("\n".join(" ".join(str(v) for v in row) for row in grid) + "\n")
+    print(f"5x5-count: {2 * len(COUNT_SHAPES)} puzzles", file=sys.stderr)
 
 
 if __name__ == "__main__":

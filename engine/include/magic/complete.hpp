@@ -71,8 +71,8 @@ Puzzle parse_puzzle(const nlohmann::json& rows);
 
 // Checks the order, the range of every number, repeated givens and groups the
 // givens already break (over the target, or full with the wrong sum).
-// Throws std::invalid_argument naming the problem.
-void check_puzzle(const Puzzle& p, SquareKind kind);
+// Throws std::invalid_argument naming the problem; returns the kind's groups.
+std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind);
 
 // Orders and kinds for which no square of that kind exists at all, so every
 // grid has no completion; returns the reason or "" (the search would have to
@@ -111,8 +111,7 @@ class CompleteProblem {
 
   explicit CompleteProblem(const CompleteSpec& spec) : spec_(spec) {
     if (spec.puzzle.order != N) throw std::invalid_argument("order mismatch");
-    check_puzzle(spec.puzzle, spec.kind);
-    const auto groups = square_groups(N, spec.kind);
+    const auto groups = check_puzzle(spec.puzzle, spec.kind);
     if (static_cast<int>(groups.size()) > G) throw std::logic_error("too many sum groups for this instantiation");
     n_groups_ = static_cast<int>(groups.size());
     cell_groups_.fill({});
@@ -493,7 +492,6 @@ inline constexpr int kCompleteRichGroups = 4 * N + 3 * N * N / 2 + 8;
 // Calls f(problem) with the instantiation that fits the spec; returns its result.
 template <class F>
 decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
-  check_puzzle(spec.puzzle, spec.kind);
   const bool rich = spec.kind == SquareKind::Associative || spec.kind == SquareKind::MostPerfect;
   auto pick = [&]<int N>(std::integral_constant<int, N>) -> decltype(auto) {
     if (rich) return f(CompleteProblem<N, kCompleteRichGroups<N>>(spec));
@@ -507,6 +505,7 @@ decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
     case 7: return pick(std::integral_constant<int, 7>{});
     case 8: return pick(std::integral_constant<int, 8>{});
   }
+  check_puzzle(spec.puzzle, spec.kind);  // names what is wrong with the order
   throw std::invalid_argument("unsupported order");
 }
 
