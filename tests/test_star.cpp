@@ -6,6 +6,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <unistd.h>
 
 #include "magic/problems.hpp"
 #include "magic/star.hpp"
@@ -366,13 +367,15 @@ TEST(Star, CheckpointResumeGivesTheSameDigest) {
   const json s = spec(9);
   const int depth = 3;  // a few hundred tasks; the checkpoint is rewritten after each
   const auto whole = run(s, {.split_depth = depth});
-  const std::string path = ::testing::TempDir() + "/star_ck.json";
+  // Unique per process: other build trees may run this test at the same time.
+  const std::string path = ::testing::TempDir() + "/star_ck_" + std::to_string(::getpid()) + ".json";
   std::filesystem::remove(path);
   const json sig{{"test", "star"}};
   {
     std::atomic<bool> stop{false};
     magic::Checkpoint ck(path, sig, 0.0);
-    RunOptions ro{.threads = 2, .split_depth = depth};
+    // One thread merges tasks as they finish, so the stop lands after ~10 of 170.
+    RunOptions ro{.threads = 1, .split_depth = depth};
     ro.interrupt = &stop;
     ro.checkpoint = &ck;
     ro.on_progress = [&](const magic::Progress& p) {
@@ -394,6 +397,7 @@ TEST(Star, CheckpointResumeGivesTheSameDigest) {
   EXPECT_EQ(rest.digest, whole.digest);
   EXPECT_EQ(rest.unique, whole.unique);
   EXPECT_EQ(rest.by_key, whole.by_key);
+  std::filesystem::remove(path);
 }
 
 // ---- input checking -------------------------------------------------------------

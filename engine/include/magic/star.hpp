@@ -185,7 +185,7 @@ class StarProblem {
   }
   const StarSpec& spec() const { return spec_; }
   int default_split_depth() const {
-    if (!magic_) return N == 5 ? 2 : 3;
+    if (!magic_) return N == 5 ? 3 : 4;
     // Enough tasks to balance two threads: thousands for n = 12, tens of
     // thousands for 13; beyond 16 depth 5 would hold millions of tasks.
     return N <= 7 ? 1 : N <= 11 || N > 16 ? 4 : 5;
@@ -582,6 +582,12 @@ class StarProblem {
       if (s.step == kGenericSteps) return emit(s, m);
     }
     if (s.step == 0) {
+      if (budget_ > 0 && !spec_.sum) {  // S is chosen by the first line that keeps it
+        State t = s;
+        t.sum = -1;
+        t.step = 1;
+        return generic(t, m);
+      }
       for (int S : sums_) {
         State t = s;
         t.sum = static_cast<std::int16_t>(S);
@@ -590,6 +596,7 @@ class StarProblem {
       }
       return;
     }
+    if (s.sum < 0) return generic_open(s, m);
     const GStep& st = gsteps_[s.step - 1];
     std::uint64_t cand = s.free;
     if (st.floor) cand &= above(s.pos[V(0)]);
@@ -623,6 +630,62 @@ class StarProblem {
       t.free = rest_free;
       ++t.step;
       generic(t, m);
+    }
+  }
+
+  // K < n before S is known: every line completed so far was lost.  A line
+  // that completes now is either kept (its sum becomes S, and no lost line
+  // may have that sum, so each arrangement is found once) or lost.
+  template <class Mode>
+  void generic_open(State& s, Mode& m) const {
+    using namespace star_detail;
+    const GStep& st = gsteps_[s.step - 1];
+    std::uint64_t cand = s.free;
+    if (st.floor) cand &= above(s.pos[V(0)]);
+    if (st.less_than >= 0) cand &= below(s.pos[st.less_than]);
+    for (; cand; cand &= cand - 1) {
+      const int v = std::countr_zero(cand);
+      State t = s;
+      std::array<int, 2> done{};
+      int n_done = 0;
+      for (int j = 0; j < 2; ++j) {
+        t.part[st.line[j]] = static_cast<std::int16_t>(t.part[st.line[j]] + v);
+        if (st.left[j] == 0) done[n_done++] = st.line[j];
+      }
+      t.pos[st.point] = static_cast<std::uint8_t>(v);
+      t.free &= ~(1ull << v);
+      ++t.step;
+      for (int kept = 0; kept < (1 << n_done); ++kept) {
+        State u = t;
+        int S = -1;
+        bool ok = true;
+        for (int i = 0; i < n_done; ++i) {
+          if (kept >> i & 1) {
+            ok = ok && (S < 0 || S == u.part[done[i]]);
+            S = u.part[done[i]];
+          } else {
+            u.bad |= 1u << done[i];
+            ++u.n_bad;
+          }
+        }
+        if (!ok || u.n_bad > budget_) continue;
+        if (S >= 0) {
+          for (std::uint32_t b = u.bad; b; b &= b - 1) ok = ok && u.part[std::countr_zero(b)] != S;
+          if (!ok) continue;
+          u.sum = static_cast<std::int16_t>(S);
+          for (int j = 0; j < 2; ++j) {
+            const int l = st.line[j], left = st.left[j];
+            if (left == 0 || (u.bad >> l & 1)) continue;
+            const int need = S - u.part[l];
+            if (need < low_sum(u.free, left) || need > high_sum(u.free, left)) {
+              u.bad |= 1u << l;
+              ++u.n_bad;
+            }
+          }
+          if (u.n_bad > budget_) continue;
+        }
+        generic(u, m);
+      }
     }
   }
 
