@@ -87,6 +87,36 @@ TEST(Reproduce, SquareRowsMatchAndWriteEveryFile) {
   EXPECT_NE(text.find("![square-4](square-4.svg)"), std::string::npos);
 }
 
+// Slow ports are timed only in the runs their "when" names; a skipped port
+// is reported as such, never with a made-up ratio.
+TEST(Reproduce, SlowPortsAreTimedOnlyWhenAsked) {
+  auto d = documents();
+  nlohmann::json row = d.at("rows").at(1);  // 4x4, a port that takes milliseconds
+  ASSERT_TRUE(row.contains("baseline"));
+  row["baseline"]["when"] = "full";
+  d["rows"] = nlohmann::json::array({row});
+  magic::ReproduceOptions ro;
+  ro.documents = d;
+  ro.out_dir = fresh_dir("reproduce_when").string();
+  ro.threads = 1;
+  ro.baseline_dir = fs::path(MAGIC_BIN).parent_path().string();
+  auto report = magic::reproduce(ro);
+  const auto& quick = report.at("rows").at(0);
+  EXPECT_TRUE(quick.at("baseline").contains("skipped")) << quick.dump();
+  EXPECT_FALSE(quick.contains("speedup_vs_baseline"));
+  EXPECT_NE(magic::report_markdown(report).find("needs --full"), std::string::npos);
+  ro.full = true;
+  report = magic::reproduce(ro);
+  EXPECT_EQ(report.at("rows").at(0).at("baseline").at("count"), 880);
+  d["rows"][0]["baseline"]["when"] = "all";
+  ro.documents = d;
+  report = magic::reproduce(ro);
+  EXPECT_TRUE(report.at("rows").at(0).at("baseline").contains("skipped"));
+  ro.all_baselines = true;
+  report = magic::reproduce(ro);
+  EXPECT_EQ(report.at("rows").at(0).at("baseline").at("count"), 880);
+}
+
 TEST(Reproduce, AWrongDocumentCountIsReportedAsMismatch) {
   auto d = documents();
   nlohmann::json row = d.at("rows").at(0);
@@ -106,6 +136,7 @@ TEST(Reproduce, BadDataFileIsAUsageError) {
   EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "bad.json").string()));
   EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "missing.json").string()));
   EXPECT_CLEAN_ERROR(run_cli("reproduce --quick --full"));
+  EXPECT_CLEAN_ERROR(run_cli("reproduce --no-baselines --all-baselines"));
 }
 
 TEST(Svg, SquarePictureIsValidAndRenders) {

@@ -61,6 +61,14 @@ nlohmann::json run_baseline(const std::string& dir, const nlohmann::json& b, con
   return r;
 }
 
+// Whether this run times the port: "when" is quick (default), full or all.
+bool baseline_due(const nlohmann::json& b, const ReproduceOptions& opt) {
+  const std::string when = b.value("when", "quick");
+  if (when == "all") return opt.all_baselines;
+  if (when == "full") return opt.full || opt.all_baselines;
+  return true;
+}
+
 bool counts_match(const nlohmann::json& doc, const nlohmann::json& ours) {
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (!ours.contains(it.key()) || ours.at(it.key()) != it.value()) return false;
@@ -146,7 +154,11 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
       rep["doc_time"] = t;
       rep["speedup_vs_doc"] = t.at("seconds").get<double>() / std::max(r.wall_seconds, 1e-9);
     }
-    if (row.contains("baseline") && !opt.baseline_dir.empty()) {
+    if (row.contains("baseline") && !opt.baseline_dir.empty() && !baseline_due(row.at("baseline"), opt)) {
+      rep["baseline"] = {{"skipped", row.at("baseline").value("when", "quick") == "all"
+                                         ? "not timed: needs --all-baselines"
+                                         : "not timed: needs --full"}};
+    } else if (row.contains("baseline") && !opt.baseline_dir.empty()) {
       step("timing the port of the document's algorithm");
       std::string grid_file;
       if (row.at("spec").contains("grid")) {
@@ -241,7 +253,7 @@ std::string report_markdown(const nlohmann::json& report) {
     if (r.contains("baseline")) {
       const auto& b = r.at("baseline");
       if (b.contains("seconds")) o << fmt_seconds(b.at("seconds")) << " (`" << b.at("command").get<std::string>() << "`)";
-      else o << b.value("error", "failed");
+      else o << b.value("skipped", b.value("error", "failed"));
     } else {
       o << "-";
     }

@@ -13,6 +13,7 @@ struct ReproduceOptions {
   nlohmann::json documents;  // contents of data/documents.json
   std::string out_dir = "results";
   bool full = false;         // include rows marked full_only
+  bool all_baselines = false;  // also time ports marked "when": "all" (hours)
   unsigned threads = 0;      // 0 = all cores
   std::string baseline_dir;  // where bin/baseline-* live; empty = skip baselines
   std::function<void(const std::string& line)> on_step;  // progress, one short line
