@@ -4,7 +4,9 @@
 // where the number comes from; none of them is produced by this engine.
 // The documents' own counts are not repeated here: test_known_counts.cpp
 // reads them from data/documents.json, their single home.
+#include <algorithm>
 #include <cstdint>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,13 @@ struct KnownCount {
   std::string source;
   bool slow = false;  // minutes, not seconds: only under the `slow` ctest label
 };
+
+// gtest prints the parameter into the test's listing: keep it short.
+inline void PrintTo(const KnownCount& k, std::ostream* os) {
+  std::string s = k.spec.dump();
+  s.erase(std::remove(s.begin(), s.end(), '"'), s.end());
+  *os << (s.size() > 60 ? s.substr(0, 57) + "..." : s);
+}
 
 inline const std::vector<KnownCount>& known_counts() {
   static const std::vector<KnownCount> table = {

@@ -58,7 +58,9 @@ TEST_P(DocumentCounts, EngineMatchesDocument) {
   ro.threads = 2;
   const auto run = magic::run_spec(k.spec, ro);
   EXPECT_EQ(run.result.unique, k.unique) << k.spec.dump() << " (" << k.source << ")";
-  if (k.total) EXPECT_EQ(run.result.total, *k.total) << k.spec.dump();
+  if (k.total) {
+    EXPECT_EQ(run.result.total, *k.total) << k.spec.dump();
+  }
 }
 INSTANTIATE_TEST_SUITE_P(Documents, DocumentCounts, ::testing::ValuesIn(document_counts()), name_of);
 

@@ -183,6 +183,7 @@ struct BruteCase {
   json spec;
   const char* name;
 };
+void PrintTo(const BruteCase& c, std::ostream* os) { *os << c.name; }
 
 void expect_engine_agrees_with_oracle(const json& s) {
   const int n = s.at("n").get<int>();
