@@ -2,7 +2,7 @@
 # Installs the Debian packages magic-enum builds with, if any are missing.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
-      googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin)
+      googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin libxml2-utils)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -23,8 +23,10 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-// A real renderer must accept the file: rsvg-convert parses the XML and draws it.
+// Well-formed XML (xmllint), and a real renderer draws it (rsvg-convert).
 void expect_renders(const fs::path& svg) {
+  const std::string lint = "xmllint --noout '" + svg.string() + "' 2>/dev/null";
+  ASSERT_EQ(std::system(lint.c_str()), 0) << svg << " is not well-formed XML";
   const fs::path png = svg.string() + ".png";
   const std::string cmd = "rsvg-convert '" + svg.string() + "' -o '" + png.string() + "' 2>/dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << svg;
@@ -145,6 +147,26 @@ TEST(Svg, SquarePictureIsValidAndRenders) {
   ASSERT_EQ(r.code, 0) << r.err;
   expect_renders(dir / "s.svg");
   EXPECT_CLEAN_ERROR(run_cli("square --order 3 -q --svg /no/such/dir/s.svg"));
+}
+
+TEST(Svg, StarAndCirclePicturesAreValidAndRender) {
+  const fs::path dir = fresh_dir("svg_star_circle");
+  for (const std::string& cmd : {std::string("star --n 5 --numbers 1..12"), std::string("star --n 7"),
+                                 std::string("circle --n 8")}) {
+    const fs::path f = dir / "p.svg";
+    fs::remove(f);
+    const auto r = run_cli(cmd + " -q --svg " + f.string());
+    ASSERT_EQ(r.code, 0) << cmd << ": " << r.err;
+    expect_renders(f);
+  }
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 8 -q --svg /no/such/dir/c.svg"));
+}
+
+TEST(Svg, AFileThatIsNotXmlIsCaught) {
+  const fs::path dir = fresh_dir("svg_bad");
+  std::ofstream(dir / "bad.svg") << "<svg><g></svg>";
+  const std::string lint = "xmllint --noout '" + (dir / "bad.svg").string() + "' 2>/dev/null";
+  EXPECT_NE(std::system(lint.c_str()), 0);
 }
 
 TEST(Svg, UnknownProblemHasNoPicture) {
