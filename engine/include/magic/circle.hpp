@@ -116,9 +116,16 @@ CircleOrbits circle_orbits(int n);
 //     image, and its mirror is explored in the other branch, so every
 //     circle appears exactly once per rotation/reflection class.
 //
-//   Tried and dropped (no gain measured): a stronger sum bound with the r
-//   smallest free values, forward checks that every gap can still take some
-//   value, and second-moment (sum of squares) identities.
+//   Tried and dropped (perf/results/circle.md has the node counts): a
+//   stronger sum bound with the r smallest free values (-1% nodes); when
+//   every gap is one place, a check that each gap still has a value whose
+//   runs through it are all free, even with an exact assignment of distinct
+//   such values with the right total (-0.4% nodes); a counting bound, free
+//   values <= T against the arcs through empty places that can be <= T
+//   (-0.3%).  The tree is alive until the square identity below bites.  Per
+//   node, ~800 instructions spread evenly over the neighbour tests, sum
+//   walks and bookkeeping; lazy run statistics, an unfolded sum set and a
+//   flat-array endgame moved nothing or were slower.
 // ---------------------------------------------------------------------------
 
 // Represented sums are kept folded: s and S - s are the same bit, min(s, S-s),
