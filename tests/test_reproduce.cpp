@@ -44,6 +44,10 @@ TEST(Documents, DataFileIsWellFormed) {
     EXPECT_TRUE(d.at("documents").contains(r.at("document").get<std::string>())) << r.at("id");
     EXPECT_TRUE(r.at("spec").contains("name"));
     EXPECT_TRUE(r.at("counts").contains("unique"));
+    if (r.contains("baseline")) {
+      const std::string when = r.at("baseline").value("when", "quick");
+      EXPECT_TRUE(when == "quick" || when == "full" || when == "all") << r.at("id");
+    }
     for (const auto& t : r.at("times")) {
       EXPECT_GT(t.at("seconds").get<double>(), 0);
       EXPECT_TRUE(t.contains("hardware"));
@@ -139,6 +143,12 @@ TEST(Reproduce, BadDataFileIsAUsageError) {
   EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "missing.json").string()));
   EXPECT_CLEAN_ERROR(run_cli("reproduce --quick --full"));
   EXPECT_CLEAN_ERROR(run_cli("reproduce --no-baselines --all-baselines"));
+  auto d = documents();
+  nlohmann::json row = d.at("rows").at(1);
+  row["baseline"]["when"] = "sometimes";
+  d["rows"] = nlohmann::json::array({row});
+  std::ofstream(dir / "when.json") << d.dump();
+  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --out " + (dir / "out").string() + " --data " + (dir / "when.json").string()));
 }
 
 TEST(Svg, SquarePictureIsValidAndRenders) {

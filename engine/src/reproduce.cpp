@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 #include <sys/wait.h>
 
 #include "magic/io.hpp"
@@ -66,7 +67,8 @@ bool baseline_due(const nlohmann::json& b, const ReproduceOptions& opt) {
   const std::string when = b.value("when", "quick");
   if (when == "all") return opt.all_baselines;
   if (when == "full") return opt.full || opt.all_baselines;
-  return true;
+  if (when == "quick") return true;
+  throw std::invalid_argument("documents data: baseline \"when\" must be quick, full or all, got \"" + when + "\"");
 }
 
 bool counts_match(const nlohmann::json& doc, const nlohmann::json& ours) {
@@ -95,6 +97,8 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
   fs::create_directories(opt.out_dir);
   nlohmann::json rows = nlohmann::json::array();
   const auto& all = opt.documents.at("rows");
+  for (const auto& row : all)  // a bad data file fails before any work
+    if (row.contains("baseline")) (void)baseline_due(row.at("baseline"), opt);
   std::size_t index = 0, total = 0;
   for (const auto& row : all) total += opt.full || !row.value("full_only", false);
   nlohmann::json largest;
