@@ -186,30 +186,18 @@ class CircleSearch {
   template <class F>
   void expand(const CircleState& s, int depth, F&& on_prefix) {
     load(s);
-    Expander<F> ex{on_prefix, s.placed + depth};
+    ExpandMode<F> ex{on_prefix, s.placed + depth};  // levels here are placed counts
     node(u_start_, ex);
   }
 
   template <class Ctx>
   void solve(const CircleState& s, Ctx& ctx) {
     load(s);
-    Solver<Ctx> sv{ctx};
+    SolveMode<Ctx> sv{ctx};
     node(u_start_, sv);
   }
 
  private:
-  template <class F>
-  struct Expander {
-    F& on_prefix;
-    int stop_at;  // placed count at which a task is cut
-    static constexpr bool kExpand = true;
-  };
-  template <class Ctx>
-  struct Solver {
-    Ctx& ctx;
-    static constexpr bool kExpand = false;
-  };
-
   // Per run: its prefix sums p (from the left end) and suffix sums q (from
   // the right end), as count and sums of p, p^2, q, q^2.  Enough to know
   // sum of c and c^2 over all runs through a gap (see square_check).
@@ -515,7 +503,7 @@ class CircleSearch {
   void node(const Bits& u, Mode& md) {
     const int r = n_ - placed_;  // numbers still to place
     if constexpr (Mode::kExpand) {
-      if (r == 1 || placed_ == md.stop_at) {
+      if (r == 1 || placed_ == md.depth) {
         md.on_prefix(snapshot(u));
         return;
       }
@@ -717,13 +705,13 @@ class CircleMultiplierProblem {
 
   template <class F>
   void expand(int depth, F&& on_prefix) const {
-    Expander<F> ex{on_prefix, depth};
+    ExpandMode<F> ex{on_prefix, depth};
     for (const State& r : roots_) dfs(r, ex);
   }
 
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {
-    Solver<Ctx> sv{ctx};
+    SolveMode<Ctx> sv{ctx};
     dfs(s, sv);
   }
 
@@ -738,18 +726,6 @@ class CircleMultiplierProblem {
   std::vector<Solution> circles_from(const State& s) const;
 
  private:
-  template <class F>
-  struct Expander {
-    F& on_prefix;
-    int depth;
-    static constexpr bool kExpand = true;
-  };
-  template <class Ctx>
-  struct Solver {
-    Ctx& ctx;
-    static constexpr bool kExpand = false;
-  };
-
   static bool test(const State& s, int x) { return (s.diffs[x >> 6] >> (x & 63)) & 1; }
   static void set(State& s, int x) { s.diffs[x >> 6] |= std::uint64_t{1} << (x & 63); }
 

@@ -174,7 +174,7 @@ class CompleteProblem {
       on_prefix(root_);  // restarts are one serial task
       return;
     }
-    Expander<F> ex{on_prefix, depth};
+    ExpandMode<F> ex{on_prefix, depth};
     dfs(root_, ex);
   }
 
@@ -202,12 +202,6 @@ class CompleteProblem {
   static constexpr std::uint64_t kAllValues = kCells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kCells) - 1;
   static constexpr std::uint64_t kAllCells = kAllValues;
 
-  template <class F>
-  struct Expander {
-    F& on_prefix;
-    int depth;
-    static constexpr bool kExpand = true;
-  };
   template <class Ctx>
   struct Solver {
     Ctx& ctx;

@@ -57,6 +57,22 @@ enum class Emits {
 
 enum class DedupMode { Auto, HashSet };
 
+// The two ways a problem walks its search tree, as a template parameter of
+// its node function (no virtual call per node): cut the tree into task
+// prefixes at level `depth` (in the problem's own measure of levels), or
+// solve one task into a runner context.
+template <class F>
+struct ExpandMode {
+  F& on_prefix;
+  int depth;
+  static constexpr bool kExpand = true;
+};
+template <class Ctx>
+struct SolveMode {
+  Ctx& ctx;
+  static constexpr bool kExpand = false;
+};
+
 struct Progress {
   std::uint64_t tasks_done = 0;
   std::uint64_t tasks_total = 0;

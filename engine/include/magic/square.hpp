@@ -74,13 +74,13 @@ class SquareProblem {
   template <class F>
   void expand(int depth, F&& on_prefix) const {
     State s{};
-    Expander<F> ex{on_prefix, depth};
+    ExpandMode<F> ex{on_prefix, depth};
     dfs(s, ex);
   }
 
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {
-    Solver<Ctx> sv{ctx};
+    SolveMode<Ctx> sv{ctx};
     dfs(s, sv);
   }
 
@@ -114,19 +114,6 @@ class SquareProblem {
   }
 
  private:
-  // The two traversal modes share one DFS; the mode is a template argument.
-  template <class F>
-  struct Expander {
-    F& on_prefix;
-    int depth;
-    static constexpr bool kExpand = true;
-  };
-  template <class Ctx>
-  struct Solver {
-    Ctx& ctx;
-    static constexpr bool kExpand = false;
-  };
-
   // Flattened per-step tables: the hot loop reads only fixed arrays.
   struct Touch {
     std::uint8_t group;

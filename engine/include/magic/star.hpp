@@ -201,7 +201,7 @@ class StarProblem {
 
   template <class F>
   void expand(int depth, F&& on_prefix) const {
-    Expander<F> ex{on_prefix, depth};
+    ExpandMode<F> ex{on_prefix, depth};
     State s = root();
     if (magic_) magic_top(s, ex);
     else generic(s, ex);
@@ -209,7 +209,7 @@ class StarProblem {
 
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {
-    Solver<Ctx> sv{ctx};
+    SolveMode<Ctx> sv{ctx};
     State w = s;
     if (!magic_) generic(w, sv);
     else if (w.step <= 4) magic_top(w, sv);
@@ -258,18 +258,6 @@ class StarProblem {
   const std::vector<std::array<int, 4>>& lines() const { return lines_; }
 
  private:
-  template <class F>
-  struct Expander {
-    F& on_prefix;
-    int depth;
-    static constexpr bool kExpand = true;
-  };
-  template <class Ctx>
-  struct Solver {
-    Ctx& ctx;
-    static constexpr bool kExpand = false;
-  };
-
   static constexpr int V(int i) { return ((i % N) + N) % N; }
   static constexpr int I(int j) { return N + ((j % N) + N) % N; }
 
