@@ -77,16 +77,16 @@ CircleOrbits circle_orbits(int n);
 // number is represented already, so no unplaced element is below m, and a
 // run of two or more elements summing to m would consist of placed elements
 // only, so m would be represented.)  The values are therefore fixed by the
-// path; only the position of each one branches.
+// path; only where each one goes branches.
 //
-// What this search adds, each measured on n = 13..15 (perf/results/circle.md):
+// What this search adds (perf/results/circle.md has the measurements):
 //
 //  1. Complementary arcs.  A run of placed numbers with sum s also fixes the
 //     sum S - s of the complementary arc (S = n(n-1)+1, the total).  So the
 //     set `used` holds s and S - s for every run (as one folded bit); a new
-//     run sum must avoid both.  (Another arc with sum S - s would repeat that value.)
-//     Valid because the complement of a run inside the placed numbers always
-//     contains every empty place, so it is a different arc from any run.
+//     run sum must avoid both.  Valid because the complement of a run inside
+//     the placed numbers always contains an empty place, so it is a
+//     different arc from any run.
 //
 //  2. The last element is free.  With n-1 numbers placed they form one run,
 //     `used` holds all of its n(n-1)/2 sub-runs and their complements, i.e.
@@ -97,35 +97,41 @@ CircleOrbits circle_orbits(int n);
 //  3. Sum bound.  The r numbers still to place are distinct and at least m,
 //     and they sum to S - sum: r*m + r(r-1)/2 <= S - sum.
 //
-//  4. Positions inside a gap are not decided early ("lazy gaps").  A run
-//     sum never crosses an empty place, so two partial circles that differ
-//     only in where the runs sit inside the empty stretches have the same
-//     checks and the same future.  The state is the cyclic sequence of runs
-//     with gaps of undetermined size >= 1 between them, and a number either
-//     extends a run at one end (the gap stays open), fills a gap of size one
-//     (joining two runs), or starts a new run inside a gap.  The sizes only
-//     have to add up: gaps <= empty places.  The final circle fixes them
-//     all, so each circle is still found exactly once.  This cuts the nodes
-//     with 5+ empty places several times over; near the leaves, where the
-//     gaps are single places, it changes nothing.
+//  4. Runs float ("path cover").  A represented sum never crosses an empty
+//     place, so everything the checks see is the *set* of maximal runs of
+//     placed numbers: neither where a run sits nor which run follows which
+//     around the circle matters until two runs are joined.  The state is
+//     that set, and m either starts a new run, extends a run at one end, or
+//     joins run a (left) to run b (right) as a, m, b.  k runs need k empty
+//     places between them, so k <= r.  Every circle is reached by exactly one
+//     sequence of moves (each move is read off the finished circle), and the
+//     states that only differ in the cyclic order of their runs are one
+//     state: with k runs that merges (k-1)! states of a search that fixes
+//     the order (maenjin2's, or one with ordered gaps), 3.4x fewer nodes at
+//     n = 15.
 //
-//  5. Mirror images.  The only states equal to their own mirror image (the
-//     reflection through 1) are the root [1] and [1] gap [2] gap.  At the
-//     root 2 only goes right of 1 or apart; at [1] _ [2] _ only the gap that
-//     follows 1 is branched on.  Every later state differs from its mirror
-//     image, and its mirror is explored in the other branch, so every
-//     circle appears exactly once per rotation/reflection class.
+//  5. Mirror images.  Values are distinct, so a state is its own mirror
+//     image exactly when every run is a single number.  Only then do a move
+//     and its mirror image (extend a run at its left end / at its right end;
+//     join a, m, b / join b, m, a) lead to mirror-image subtrees, and only
+//     one of each pair is taken: extend right, and join a before b when a's
+//     number is smaller.  No circle is its own mirror image (n >= 3 distinct
+//     values), so every class is found exactly once.
 //
-//   Tried and dropped (perf/results/circle.md has the node counts): a
-//   stronger sum bound with the r smallest free values (-1% nodes); when
-//   every gap is one place, a check that each gap still has a value whose
-//   runs through it are all free, even with an exact assignment of distinct
-//   such values with the right total (-0.4% nodes); a counting bound, free
-//   values <= T against the arcs through empty places that can be <= T
-//   (-0.3%).  The tree is alive until the square identity below bites.  Per
-//   node, ~800 instructions spread evenly over the neighbour tests, sum
-//   walks and bookkeeping; lazy run statistics, an unfolded sum set and a
-//   flat-array endgame moved nothing or were slower.
+//  6. Sum of squares.  Over all arcs of a magic circle, sum(arc^2) equals
+//     1^2 + ... + (S-1)^2.  When k = r <= 3 every empty place is a single
+//     place between two runs, and joining a, m, b also fixes the cyclic
+//     order of all runs; then every arc that holds some but not all empty
+//     places is a run through one place or the complement of one (see
+//     square_at), and those arcs must take exactly the free values.  With m
+//     at one place and the others summing to a known total that is one
+//     quadratic equation in one unknown, which rarely has an integer root.
+//     It is checked for each join before the join's sums are.  Valid: a
+//     necessary condition on every completion.
+//
+//   Tried and dropped (perf/results/circle.md): a stronger sum bound with
+//   the r smallest free values (-1% nodes); per-place feasibility when every
+//   gap is one place (-0.4%); a counting bound (-0.3%).
 // ---------------------------------------------------------------------------
 
 // Represented sums are kept folded: s and S - s are the same bit, min(s, S-s),
@@ -134,26 +140,28 @@ CircleOrbits circle_orbits(int n);
 inline constexpr int kCircleFoldWords = (kCircleMaxN * (kCircleMaxN - 1) / 2) / 64 + 1;  // 13
 
 // A task: the search state after the first placements (trivially copyable).
+// The runs are a set; `seq` lists them in the search's own order.
 struct CircleState {
   std::array<std::uint64_t, kCircleFoldWords> used;  // folded represented sums
-  std::array<std::uint16_t, 2 * kCircleMaxN> seq;    // runs in cyclic order, each followed by 0 (a gap)
+  std::array<std::uint16_t, 2 * kCircleMaxN> seq;    // the runs, each followed by 0
   std::uint16_t sum;    // of the placed numbers
   std::uint16_t next;   // the smallest number not represented: placed next
   std::uint8_t len;     // used part of seq
-  std::uint8_t gaps;
+  std::uint8_t runs;
   std::uint8_t placed;
-  std::uint8_t mirror;  // the state is its own mirror image
 };
 static_assert(std::is_trivially_copyable_v<CircleState>);
 
 // The search proper, for folded sets of W words.  In the header so that the
 // per-node counting and the emission go straight into the task context.
 //
-//        gap g                      ring_ = [a, b, c]: run ids in cyclic order,
-//   ..a a a] _ [b b b b] _ [c c..   gap g lies between ring_[g] and ring_[g+1].
+//   runs (a set):   [1 4 2]   [7]   [3 9]        k = 3 runs, r >= 3 places left
+//   moves for m:    [1 4 2 m]  [m 1 4 2]  ...    extend (k <= r-1 after)
+//                   [1 4 2 m 7]  [3 9 m 1 4 2]   join a, m, b (any ordered pair)
+//                   [m]                          new run (k+1 <= r-1)
 //
-// Runs live in buf_[id][beg_..end_), growing both ways from the middle, so
-// every move is O(1) to do and undo except joining two runs (copies one).
+// A run lives in buf_[slot][beg_..end_), growing both ways from the middle;
+// ids_[0..k) are the live slots.  Every move is undone on the way back.
 template <int W>
 class CircleSearch {
  public:
@@ -173,11 +181,10 @@ class CircleSearch {
     s.seq[0] = 1;
     s.seq[1] = 0;
     s.len = 2;
-    s.gaps = 1;
+    s.runs = 1;
     s.placed = 1;
     s.sum = 1;
     s.next = 2;
-    s.mirror = 1;
     return s;
   }
 
@@ -187,20 +194,20 @@ class CircleSearch {
   void expand(const CircleState& s, int depth, F&& on_prefix) {
     load(s);
     ExpandMode<F> ex{on_prefix, s.placed + depth};  // levels here are placed counts
-    node(u_start_, ex);
+    node(u_start_, next_, ex);
   }
 
   template <class Ctx>
   void solve(const CircleState& s, Ctx& ctx) {
     load(s);
     SolveMode<Ctx> sv{ctx};
-    node(u_start_, sv);
+    node(u_start_, next_, sv);
   }
 
  private:
   // Per run: its prefix sums p (from the left end) and suffix sums q (from
   // the right end), as count and sums of p, p^2, q, q^2.  Enough to know
-  // sum of c and c^2 over all runs through a gap (see square_check).
+  // sum of c and c^2 over all runs through a place (see square_at).
   struct RunStats {
     std::int64_t len = 0, tot = 0, p1 = 0, p2 = 0, q1 = 0, q2 = 0;
     // The run with m appended at its right end.
@@ -227,15 +234,14 @@ class CircleSearch {
     }
     // a, then m, then b.
     static RunStats join(const RunStats& a, std::int64_t m, const RunStats& b) {
-      RunStats r = a.then(m);
-      const std::int64_t k = a.tot + m;
+      const RunStats am = a.then(m);
+      RunStats r = am;
+      const std::int64_t k = am.tot, j = b.tot;
       r.len += b.len;
       r.tot += b.tot;
       r.p1 += b.len * k + b.p1;
       r.p2 += b.len * k * k + 2 * k * b.p1 + b.p2;
-      const std::int64_t j = b.tot;
       // suffix sums of the result: b's, then j + (suffixes of a.then(m))
-      const RunStats am = a.then(m);
       r.q1 = b.q1 + am.len * j + am.q1;
       r.q2 = b.q2 + am.len * j * j + 2 * j * am.q1 + am.q2;
       return r;
@@ -250,71 +256,58 @@ class CircleSearch {
     return {(a.len + 1) * (b.len + 1), (b.len + 1) * a.q1 + (a.len + 1) * b.p1,
             (b.len + 1) * a.q2 + (a.len + 1) * b.p2 + 2 * a.q1 * b.p1};
   }
-  // sum over those c of phi(v + c), phi(s) = s^2 + (S-s)^2 (a run and its
-  // complementary arc).
-  std::int64_t phi_sum(const Through& t, std::int64_t v) const {
+  // sum over those c of phi(x + c), phi(s) = s^2 + (S-s)^2 (a run and its
+  // complementary arc), written as al x^2 + be x + ga.
+  struct Quad {
+    std::int64_t al, be, ga;
+  };
+  Quad quad(const Through& t) const {
     const std::int64_t S = S_;
-    return t.count * (2 * v * v - 2 * S * v + S * S) + (4 * v - 2 * S) * t.c1 + 2 * t.c2;
+    return {2 * t.count, 4 * t.c1 - 2 * S * t.count, t.count * S * S - 2 * S * t.c1 + 2 * t.c2};
   }
+  static std::int64_t eval(const Quad& q, std::int64_t x) { return (q.al * x + q.be) * x + q.ga; }
   std::int64_t phi(std::int64_t s) const { return s * s + (S_ - s) * (S_ - s); }
 
-  // 6. Sum of squares.  Over all arcs of a magic circle, sum(arc^2) equals
-  // 1^2 + ... + (S-1)^2.  When every gap is a single place the positions are
-  // fixed, and with r <= 3 every arc that holds some but not all empty places
-  // is a run through exactly one place, or the complement of one (r = 3;
-  // for r = 2 the two are the same arcs).  Those arcs must take exactly the
-  // free values, so with x_g the number at place g
-  //     sum over g of phi_sum(through(g), x_g)  =  sum of f^2 over free f
-  // (halved for r = 2).  With m at one place and the rest summing to a known
-  // total this is one quadratic equation in one unknown, which rarely has an
-  // integer root.  Valid: a necessary condition on any completion.
-  bool square_check(int r, int m) const {
-    Through t[3];
-    for (int g = 0; g < r; ++g) t[g] = through(stats_[ring_[g]], stats_[ring_[g + 1 == r ? 0 : g + 1]]);
-    return square_check(t, r, z_, sum_, m);
-  }
-  // The same for given places (any order): their runs-through statistics,
-  // the represented squares z, the placed sum and the next number m.
-  bool square_check(const Through* t, int r, std::int64_t z, int sum, int m) const {
-    const std::int64_t target = all_squares_ - z;
-    const std::int64_t S = S_;
-    // phi_sum(through(g), v) = al[g] v^2 + be[g] v + ga[g]
-    std::int64_t al[3], be[3], ga[3];
-    for (int g = 0; g < r; ++g) {
-      al[g] = 2 * t[g].count;
-      be[g] = 4 * t[g].c1 - 2 * S * t[g].count;
-      ga[g] = t[g].count * S * S - 2 * S * t[g].c1 + 2 * t[g].c2;
-    }
-    const std::int64_t mm = m;
-    if (r == 2) {
-      // m on one side, the last number on the other; the runs through one
-      // place are the complements of those through the other, so one side
-      // already covers every free value once, with its complements.
-      for (int g = 0; g < 2; ++g)
-        if (al[g] * mm * mm + be[g] * mm + ga[g] == target) return true;
-      return false;
-    }
-    const std::int64_t rest = S - sum - m;  // the other two numbers
-    for (int i = 0; i < 3; ++i) {
-      const int j = i == 2 ? 0 : i + 1, k = i == 0 ? 2 : i - 1;
-      // x at j, rest - x at k:  A x^2 + B x + C = 0
-      const std::int64_t A = al[j] + al[k];
-      const std::int64_t B = be[j] - 2 * al[k] * rest - be[k];
-      const std::int64_t C = al[i] * mm * mm + be[i] * mm + ga[i] - target + ga[j] + al[k] * rest * rest +
-                             be[k] * rest + ga[k];
-      const std::int64_t disc = B * B - 4 * A * C;
-      if (disc < 0) continue;
-      std::int64_t q = static_cast<std::int64_t>(std::sqrt(static_cast<double>(disc)));
-      while (q * q > disc) --q;
-      while ((q + 1) * (q + 1) <= disc) ++q;
-      if (q * q != disc) continue;  // no integer root
-      for (const std::int64_t num : {-B - q, -B + q}) {
-        if (num % (2 * A)) continue;
-        const std::int64_t x = num / (2 * A);
-        if (x > m && rest - x > m && 2 * x != rest) return true;
-      }
+  // 6. The square identity with the r = 2 or 3 places in cyclic order
+  // p[0], p[1], (p[2]) and m at p[0].  For r = 3 the arcs through one place
+  // and their complements are all arcs that hold some but not all empty
+  // places; for r = 2 the arcs through one place are the complements of
+  // those through the other, so p[0]'s alone cover every free value once,
+  // with their complements.
+  bool square_at(const Quad* p, int r, int m) const {
+    const std::int64_t target = all_squares_ - z_;
+    if (r == 2) return eval(p[0], m) == target;
+    // x at p[1], rest - x at p[2]:  A x^2 + B x + C = 0
+    const std::int64_t rest = S_ - sum_ - m;
+    const std::int64_t A = p[1].al + p[2].al;
+    const std::int64_t B = p[1].be - 2 * p[2].al * rest - p[2].be;
+    const std::int64_t C = eval(p[0], m) - target + p[1].ga + eval(p[2], rest);
+    const std::int64_t disc = B * B - 4 * A * C;
+    if (disc < 0) return false;
+    std::int64_t q = static_cast<std::int64_t>(std::sqrt(static_cast<double>(disc)));
+    while (q * q > disc) --q;
+    while ((q + 1) * (q + 1) <= disc) ++q;
+    if (q * q != disc) return false;  // no integer root
+    for (const std::int64_t num : {-B - q, -B + q}) {
+      if (num % (2 * A)) continue;
+      const std::int64_t x = num / (2 * A);
+      if (x > m && rest - x > m && 2 * x != rest) return true;
     }
     return false;
+  }
+  // Joining runs at positions ia, ib (of k = r) with m: the cyclic order is
+  // ia, ib, then the third run if any.
+  bool square_join(int r, int ia, int ib, int m) const {
+    Quad p[3]{};
+    const RunStats& a = stats_[ids_[ia]];
+    const RunStats& b = stats_[ids_[ib]];
+    p[0] = quad(through(a, b));
+    if (r == 3) {
+      const RunStats& c = stats_[ids_[3 - ia - ib]];
+      p[1] = quad(through(b, c));
+      p[2] = quad(through(c, a));
+    }
+    return square_at(p, r, m);
   }
 
   int fold(int x) const { return x <= half_ ? x : S_ - x; }
@@ -341,170 +334,102 @@ class CircleSearch {
     sum_ = s.sum;
     next_ = s.next;
     placed_ = s.placed;
-    mirror_ = s.mirror;
-    gaps_ = 0;
-    runs_ = 0;
+    k_ = 0;
     int i = 0;
     while (i < s.len) {
-      const int id = runs_++;
+      const int id = k_++;
       beg_[id] = end_[id] = kMaxN;
       while (s.seq[i]) buf_[id][end_[id]++] = s.seq[i++];
-      ++i;  // the gap after the run
-      ring_[gaps_++] = static_cast<std::uint8_t>(id);
+      ++i;  // the separator
+      ids_[id] = static_cast<std::uint8_t>(id);
       RunStats& st = stats_[id];
       st = RunStats{};
       for (int p = beg_[id]; p < end_[id]; ++p) st = st.then(buf_[id][p]);
     }
+    slots_ = k_;
     z_ = 0;
     for (int f = 1; f <= half_; ++f)
       if (bit(u_start_, f)) z_ += phi(f);
   }
 
-  CircleState snapshot(const Bits& u) const {
+  CircleState snapshot(const Bits& u, int m) const {
     CircleState s{};
     for (int w = 0; w < W; ++w) s.used[w] = u[w];
     int len = 0;
-    for (int g = 0; g < gaps_; ++g) {
-      const int id = ring_[g];
+    for (int i = 0; i < k_; ++i) {
+      const int id = ids_[i];
       for (int p = beg_[id]; p < end_[id]; ++p) s.seq[len++] = buf_[id][p];
       s.seq[len++] = 0;
     }
     s.len = static_cast<std::uint8_t>(len);
-    s.gaps = static_cast<std::uint8_t>(gaps_);
+    s.runs = static_cast<std::uint8_t>(k_);
     s.placed = static_cast<std::uint8_t>(placed_);
     s.sum = static_cast<std::uint16_t>(sum_);
-    s.next = static_cast<std::uint16_t>(next_);
-    s.mirror = static_cast<std::uint8_t>(mirror_);
+    s.next = static_cast<std::uint16_t>(m);
     return s;
   }
 
   CircleSolution complete() const {
     // One run of n-1 numbers; the last number closes the circle.
     CircleSolution c{};
-    const int id = ring_[0];
+    const int id = ids_[0];
     int k = 0;
     for (int p = beg_[id]; p < end_[id]; ++p) c[k++] = buf_[id][p];
     c[k] = static_cast<std::uint16_t>(S_ - sum_);
     return circle_canonical(c, n_);
   }
 
-  enum Move { kJoinLeft, kJoinRight, kFill, kNewRun };
-
-  // Applies move `mv` at gap g with value m, recurses, undoes.
-  template <class Mode>
-  void descend(const Bits& v, Mode& md, Move mv, int g, int m, int child_mirror) {
-    const int a = ring_[g];
-    const int gi = g + 1 == gaps_ ? 0 : g + 1;
-    const int b = ring_[gi];
-    int saved = 0;
-    const RunStats old_a = stats_[a], old_b = stats_[b];
-    const std::int64_t old_z = z_;
-    switch (mv) {
-      case kJoinLeft:
-        z_ += phi_sum(through(old_a, RunStats{}), m);
-        stats_[a] = old_a.then(m);
-        break;
-      case kJoinRight:
-        z_ += phi_sum(through(RunStats{}, old_b), m);
-        stats_[b] = old_b.after(m);
-        break;
-      case kFill:
-        z_ += phi_sum(through(old_a, old_b), m);
-        stats_[a] = RunStats::join(old_a, m, old_b);
-        break;
-      case kNewRun: z_ += phi(m); break;
-    }
-    switch (mv) {
-      case kJoinLeft: buf_[a][end_[a]++] = static_cast<std::uint16_t>(m); break;
-      case kJoinRight: buf_[b][--beg_[b]] = static_cast<std::uint16_t>(m); break;
-      case kFill: {
-        saved = end_[a];
-        std::uint16_t* out = buf_[a] + end_[a];
-        *out++ = static_cast<std::uint16_t>(m);
-        for (int p = beg_[b]; p < end_[b]; ++p) *out++ = buf_[b][p];
-        end_[a] = static_cast<std::uint8_t>(out - buf_[a]);
-        for (int k = gi; k + 1 < gaps_; ++k) ring_[k] = ring_[k + 1];
-        --gaps_;
-        break;
-      }
-      case kNewRun: {
-        const int id = runs_++;
-        beg_[id] = end_[id] = kMaxN;
-        buf_[id][end_[id]++] = static_cast<std::uint16_t>(m);
-        stats_[id] = RunStats{}.then(m);
-        for (int k = gaps_; k > g + 1; --k) ring_[k] = ring_[k - 1];
-        ring_[g + 1] = static_cast<std::uint8_t>(id);
-        ++gaps_;
-        break;
-      }
-    }
-    const int old_next = next_, old_mirror = mirror_;
-    next_ = next_free(v, m + 1);
-    mirror_ = child_mirror;
-    sum_ += m;
-    ++placed_;
-    node(v, md);
-    --placed_;
-    sum_ -= m;
-    next_ = old_next;
-    mirror_ = old_mirror;
-    z_ = old_z;
-    stats_[a] = old_a;
-    stats_[b] = old_b;
-    switch (mv) {
-      case kJoinLeft: --end_[a]; break;
-      case kJoinRight: ++beg_[b]; break;
-      case kFill: {
-        end_[a] = static_cast<std::uint8_t>(saved);
-        for (int k = gaps_; k > gi; --k) ring_[k] = ring_[k - 1];
-        ring_[gi] = static_cast<std::uint8_t>(b);
-        ++gaps_;
-        break;
-      }
-      case kNewRun: {
-        for (int k = g + 1; k + 1 < gaps_; ++k) ring_[k] = ring_[k + 1];
-        --gaps_;
-        --runs_;
-        break;
-      }
-    }
-  }
-
-  // Run sums through m that reach into run a (its last k numbers) or run b
-  // (its first k), tested as they are formed; false at the first taken one.
-  bool walk_left(const Bits& u, int m, int a, int* sa, int& la) const {
-    const std::uint16_t* lo = buf_[a] + beg_[a];
-    const std::uint16_t* p = buf_[a] + end_[a] - 1;
-    int t = *p;  // the neighbour itself was tested already
-    sa[0] = t;
-    la = 1;
+  // The sums of run `id` read from its right end (last, last + second last,
+  // ...) into out; false at the first one that m + sum makes taken.  The
+  // first, m's neighbour, was tested already.
+  bool suffix_sums(const Bits& u, int m, int id, std::uint16_t* out) const {
+    const std::uint16_t* lo = buf_[id] + beg_[id];
+    const std::uint16_t* p = buf_[id] + end_[id] - 1;
+    int t = *p;
+    *out++ = static_cast<std::uint16_t>(t);
     while (p != lo) {
       t += *--p;
-      sa[la++] = t;
+      *out++ = static_cast<std::uint16_t>(t);
       if (has(u, m + t)) return false;
     }
     return true;
   }
-  bool walk_right(const Bits& u, int m, int b, int* sb, int& lb) const {
-    const std::uint16_t* p = buf_[b] + beg_[b];
-    const std::uint16_t* hi = buf_[b] + end_[b];
+  bool prefix_sums(const Bits& u, int m, int id, std::uint16_t* out) const {
+    const std::uint16_t* p = buf_[id] + beg_[id];
+    const std::uint16_t* hi = buf_[id] + end_[id];
     int t = *p++;
-    sb[0] = t;
-    lb = 1;
+    *out++ = static_cast<std::uint16_t>(t);
     while (p != hi) {
       t += *p++;
-      sb[lb++] = t;
+      *out++ = static_cast<std::uint16_t>(t);
       if (has(u, m + t)) return false;
+    }
+    return true;
+  }
+  // Takes m and m + every sum of sa[0..la) (and of sb, and m + sa + sb for a
+  // join); false if any is taken or two coincide.
+  bool take_run(Bits& v, int m, const std::uint16_t* sa, int la) const {
+    bool ok = add(v, m);
+    for (int i = 0; ok && i < la; ++i) ok = add(v, m + sa[i]);
+    return ok;
+  }
+  bool take_join(Bits& v, int m, const std::uint16_t* sa, int la, const std::uint16_t* sb, int lb) const {
+    if (!take_run(v, m, sa, la)) return false;
+    for (int j = 0; j < lb; ++j) {
+      const int base = m + sb[j];
+      if (!add(v, base)) return false;
+      for (int i = 0; i < la; ++i)
+        if (!add(v, base + sa[i])) return false;
     }
     return true;
   }
 
   template <class Mode>
-  void node(const Bits& u, Mode& md) {
+  void node(const Bits& u, int m, Mode& md) {
     const int r = n_ - placed_;  // numbers still to place
     if constexpr (Mode::kExpand) {
       if (r == 1 || placed_ == md.depth) {
-        md.on_prefix(snapshot(u));
+        md.on_prefix(snapshot(u, m));
         return;
       }
     } else {
@@ -515,85 +440,177 @@ class CircleSearch {
         return;
       }
     }
-    const int m = next_;
     if (r * m + r * (r - 1) / 2 > S_ - sum_) return;
-    if (r <= 3 && gaps_ == r && !square_check(r, m)) return;
+    const int k = k_;
+    const bool mirror = k == placed_;  // every run a single number
 
-    const bool root = placed_ == 1;
-    const bool room = gaps_ <= r - 1;       // a gap may stay open
-    const bool split = gaps_ + 1 <= r - 1;  // a gap may be split by a new run
-    const bool fill_ok = gaps_ > 1;         // with one gap, filling it is the last number
-    const int gap_count = mirror_ ? 1 : gaps_;
-
-    // Most placements already fail next to a neighbour: m + (last number of
-    // the run left of the gap) and m + (first number of the run right of
-    // it).  Test all gaps first, without branching, as two bit masks.
-    std::uint64_t near_a = 0, near_b = 0;
-    for (int g = 0; g < gap_count; ++g) {
-      const int a = ring_[g];
-      const int b = ring_[g + 1 == gaps_ ? 0 : g + 1];
-      near_a |= std::uint64_t{!has(u, m + buf_[a][end_[a] - 1])} << g;
-      near_b |= std::uint64_t{!has(u, m + buf_[b][beg_[b]])} << g;
+    // Most placements already fail next to a neighbour: m + (the last number
+    // of a run, m to its right) and m + (the first number, m to its left).
+    std::uint64_t ok_r = 0, ok_l = 0;
+    for (int i = 0; i < k; ++i) {
+      const int id = ids_[i];
+      ok_r |= std::uint64_t{!has(u, m + buf_[id][end_[id] - 1])} << i;
+      ok_l |= std::uint64_t{!has(u, m + buf_[id][beg_[id]])} << i;
     }
-    const std::uint64_t fill_mask = fill_ok ? near_a & near_b : 0;
-    const std::uint64_t left_mask = room ? near_a : 0;
-    const std::uint64_t right_mask = room && !root ? near_b : 0;
-    const std::uint64_t all = gap_count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << gap_count) - 1;
-    const std::uint64_t todo = (fill_mask | left_mask | right_mask) | (split ? all : 0);
+    if (k == r && r <= 3 && !mirror) {
+      endgame(u, m, r, ok_r, ok_l, md);
+      return;
+    }
 
-    int sa[kMaxN], sb[kMaxN];
-    for (std::uint64_t t = todo; t; t &= t - 1) {
-      const int g = std::countr_zero(t);
-      const std::uint64_t gbit = std::uint64_t{1} << g;
-      const int a = ring_[g];
-      const int b = ring_[g + 1 == gaps_ ? 0 : g + 1];
-      int la = 0, lb = 0;
-      const bool ok_a = ((fill_mask | left_mask) & gbit) && walk_left(u, m, a, sa, la);
-      const bool ok_b = ((fill_mask | right_mask) & gbit) && walk_right(u, m, b, sb, lb);
-      if (ok_a && (left_mask & gbit)) {
+    // The run sums m would make with each run that passed, kept per run.
+    std::uint16_t sa[kMaxN], sb[kMaxN];
+    std::uint8_t off[kMaxN], len[kMaxN];
+    int o = 0;
+    for (int i = 0; i < k; ++i) {
+      const int id = ids_[i];
+      off[i] = static_cast<std::uint8_t>(o);
+      len[i] = static_cast<std::uint8_t>(end_[id] - beg_[id]);
+      o += len[i];
+    }
+    for (std::uint64_t t = ok_r; t; t &= t - 1) {
+      const int i = std::countr_zero(t);
+      if (!suffix_sums(u, m, ids_[i], sa + off[i])) ok_r &= ~(std::uint64_t{1} << i);
+    }
+    for (std::uint64_t t = ok_l; t; t &= t - 1) {
+      const int i = std::countr_zero(t);
+      if (!prefix_sums(u, m, ids_[i], sb + off[i])) ok_l &= ~(std::uint64_t{1} << i);
+    }
+
+    if (k < r) {  // extending keeps k runs, which need k places: k <= r - 1
+      for (std::uint64_t t = ok_r; t; t &= t - 1) {
+        const int i = std::countr_zero(t);
         Bits v = u;
-        bool ok = add(v, m);
-        for (int k = 0; ok && k < la; ++k) ok = add(v, m + sa[k]);
-        if (ok) descend(v, md, kJoinLeft, g, m, 0);
+        if (take_run(v, m, sa + off[i], len[i])) extend_right(v, i, m, md);
       }
-      if (ok_b && (right_mask & gbit)) {  // at the root this is the mirror image of joining left
-        Bits v = u;
-        bool ok = add(v, m);
-        for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
-        if (ok) descend(v, md, kJoinRight, g, m, 0);
-      }
-      if (ok_a && ok_b && (fill_mask & gbit)) {
-        // Every run through m reaching into both runs, straight into a copy.
-        Bits v = u;
-        bool ok = add(v, m);
-        for (int k = 0; ok && k < la; ++k) ok = add(v, m + sa[k]);
-        for (int k = 0; ok && k < lb; ++k) ok = add(v, m + sb[k]);
-        for (int i = 0; ok && i < la; ++i) {
-          const int base = m + sa[i];
-          for (int j = 0; j < lb; ++j)
-            if (!add(v, base + sb[j])) {
-              ok = false;
-              break;
-            }
+      if (!mirror)  // at a mirror state extending left mirrors extending right
+        for (std::uint64_t t = ok_l; t; t &= t - 1) {
+          const int i = std::countr_zero(t);
+          Bits v = u;
+          if (take_run(v, m, sb + off[i], len[i])) extend_left(v, i, m, md);
         }
-        if (ok) descend(v, md, kFill, g, m, 0);
-      }
-      if (split) {
+    }
+    for (std::uint64_t ta = ok_r; ta; ta &= ta - 1) {
+      const int a = std::countr_zero(ta);
+      for (std::uint64_t tb = ok_l & ~(std::uint64_t{1} << a); tb; tb &= tb - 1) {
+        const int b = std::countr_zero(tb);
+        // At a mirror state (all runs single numbers) a, m, b mirrors b, m, a.
+        if (mirror && buf_[ids_[b]][beg_[ids_[b]]] < buf_[ids_[a]][beg_[ids_[a]]]) continue;
         Bits v = u;
-        add(v, m);
-        descend(v, md, kNewRun, g, m, root ? 1 : 0);
+        if (take_join(v, m, sa + off[a], len[a], sb + off[b], len[b])) join(v, a, b, m, md);
+      }
+    }
+    if (k + 1 < r) {  // a new run: k + 1 runs need k + 1 places, r - 1 are left
+      Bits v = u;
+      add(v, m);
+      new_run(v, m, md);
+    }
+  }
+
+  // k = r <= 3: every empty place lies between two runs, so m can only join
+  // two runs, and that fixes the cyclic order: the square identity first.
+  template <class Mode>
+  void endgame(const Bits& u, int m, int r, std::uint64_t ok_r, std::uint64_t ok_l, Mode& md) {
+    std::uint16_t sa[kMaxN], sb[kMaxN];
+    for (std::uint64_t ta = ok_r; ta; ta &= ta - 1) {
+      const int a = std::countr_zero(ta);
+      bool walked = false, a_ok = false;
+      for (std::uint64_t tb = ok_l & ~(std::uint64_t{1} << a); tb; tb &= tb - 1) {
+        const int b = std::countr_zero(tb);
+        if (!square_join(r, a, b, m)) continue;
+        if (!walked) {
+          walked = true;
+          a_ok = suffix_sums(u, m, ids_[a], sa);
+        }
+        if (!a_ok) break;
+        const int idb = ids_[b];
+        if (!prefix_sums(u, m, idb, sb)) continue;
+        Bits v = u;
+        if (take_join(v, m, sa, end_[ids_[a]] - beg_[ids_[a]], sb, end_[idb] - beg_[idb])) join(v, a, b, m, md);
       }
     }
   }
+
+  template <class Mode>
+  void child(const Bits& v, int m, Mode& md) {
+    sum_ += m;
+    ++placed_;
+    node(v, next_free(v, m + 1), md);
+    --placed_;
+    sum_ -= m;
+  }
+  template <class Mode>
+  void extend_right(const Bits& v, int i, int m, Mode& md) {
+    const int id = ids_[i];
+    const RunStats old = stats_[id];
+    const std::int64_t old_z = z_;
+    z_ += phi_sum(through(old, RunStats{}), m);
+    stats_[id] = old.then(m);
+    buf_[id][end_[id]++] = static_cast<std::uint16_t>(m);
+    child(v, m, md);
+    --end_[id];
+    stats_[id] = old;
+    z_ = old_z;
+  }
+  template <class Mode>
+  void extend_left(const Bits& v, int i, int m, Mode& md) {
+    const int id = ids_[i];
+    const RunStats old = stats_[id];
+    const std::int64_t old_z = z_;
+    z_ += phi_sum(through(RunStats{}, old), m);
+    stats_[id] = old.after(m);
+    buf_[id][--beg_[id]] = static_cast<std::uint16_t>(m);
+    child(v, m, md);
+    ++beg_[id];
+    stats_[id] = old;
+    z_ = old_z;
+  }
+  // Run at position ia, then m, then run at position ib (which leaves the set).
+  template <class Mode>
+  void join(const Bits& v, int ia, int ib, int m, Mode& md) {
+    const int a = ids_[ia], b = ids_[ib];
+    const RunStats old_a = stats_[a];
+    const std::int64_t old_z = z_;
+    z_ += phi_sum(through(old_a, stats_[b]), m);
+    stats_[a] = RunStats::join(old_a, m, stats_[b]);
+    const int saved = end_[a];
+    std::uint16_t* out = buf_[a] + end_[a];
+    *out++ = static_cast<std::uint16_t>(m);
+    for (int p = beg_[b]; p < end_[b]; ++p) *out++ = buf_[b][p];
+    end_[a] = static_cast<std::uint8_t>(out - buf_[a]);
+    std::swap(ids_[ib], ids_[k_ - 1]);
+    --k_;
+    child(v, m, md);
+    ++k_;
+    std::swap(ids_[ib], ids_[k_ - 1]);
+    end_[a] = static_cast<std::uint8_t>(saved);
+    stats_[a] = old_a;
+    z_ = old_z;
+  }
+  template <class Mode>
+  void new_run(const Bits& v, int m, Mode& md) {
+    const int id = slots_++;
+    const std::int64_t old_z = z_;
+    beg_[id] = end_[id] = kMaxN;
+    buf_[id][end_[id]++] = static_cast<std::uint16_t>(m);
+    stats_[id] = RunStats{}.then(m);
+    z_ += phi(m);
+    const std::uint8_t old_id = ids_[k_];  // a run a join above moved out of the set
+    ids_[k_++] = static_cast<std::uint8_t>(id);
+    child(v, m, md);
+    ids_[--k_] = old_id;
+    --slots_;
+    z_ = old_z;
+  }
+  std::int64_t phi_sum(const Through& t, std::int64_t x) const { return eval(quad(t), x); }
 
   int n_, S_, half_;
   std::int64_t all_squares_ = 0;  // sum of s^2 for s = 1..S-1
   std::int64_t z_ = 0;            // sum of s^2 over the represented sums (both halves)
   std::array<RunStats, kMaxN + 1> stats_{};
   Bits u_start_{};
-  int sum_ = 0, next_ = 0, placed_ = 0, mirror_ = 0;
-  int gaps_ = 0, runs_ = 0;
-  std::array<std::uint8_t, kMaxN + 1> ring_{};  // run ids in cyclic order; gap g follows ring_[g]
+  int sum_ = 0, next_ = 0, placed_ = 0;
+  int k_ = 0, slots_ = 0;  // live runs, slots in use (a stack)
+  std::array<std::uint8_t, kMaxN + 1> ids_{};
   std::array<std::uint8_t, kMaxN + 1> beg_{}, end_{};
   std::uint16_t buf_[kMaxN + 1][2 * kMaxN + 1]{};  // each run grows both ways from the middle
 };
