@@ -38,9 +38,9 @@ nlohmann::json circle_to_json(const CircleSolution& s, int n) {
 }
 
 int CircleProblem::default_split_depth() const {
-  // The lazy-gap tree is well balanced: at depth 5 (2512 tasks from n = 13
-  // on) the largest task holds about 0.1% of the nodes, so two threads finish
-  // together.  Deeper only adds per-task overhead (perf/results/circle.md).
+  // At depth 5 (1010 tasks from n = 14 on) two threads finish together
+  // (CPU / wall = 1.99 at n = 15 and 1.98 at n = 17); depths 3..6 time the
+  // same at n = 15, deeper only adds per-task overhead.
   if (n_ <= 8) return 2;
   if (n_ <= 11) return 3;
   if (n_ <= 13) return 4;

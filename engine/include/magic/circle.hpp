@@ -387,24 +387,26 @@ class CircleSearch {
     const std::uint16_t* p = buf_[id] + end_[id] - 1;
     int t = *p;
     *out++ = static_cast<std::uint16_t>(t);
+    bool hit = false;
     while (p != lo) {
       t += *--p;
       *out++ = static_cast<std::uint16_t>(t);
-      if (has(u, m + t)) return false;
+      hit |= has(u, m + t);
     }
-    return true;
+    return !hit;
   }
   bool prefix_sums(const Bits& u, int m, int id, std::uint16_t* out) const {
     const std::uint16_t* p = buf_[id] + beg_[id];
     const std::uint16_t* hi = buf_[id] + end_[id];
     int t = *p++;
     *out++ = static_cast<std::uint16_t>(t);
+    bool hit = false;
     while (p != hi) {
       t += *p++;
       *out++ = static_cast<std::uint16_t>(t);
-      if (has(u, m + t)) return false;
+      hit |= has(u, m + t);
     }
-    return true;
+    return !hit;
   }
   // Takes m and m + every sum of sa[0..la) (and of sb, and m + sa + sb for a
   // join); false if any is taken or two coincide.
