@@ -1,4 +1,4 @@
-// Kernel benchmarks for magic circles: the exhaustive search for n = 11..13
+// Kernel benchmarks for magic circles: the exhaustive search for n = 11..14
 // through the runner on 1 and 2 threads, the serial search alone (one task,
 // no runner), and the multiplier method for n = 18 and 20.  Node rates are
 // reported as counters, so a change in pruning (fewer nodes) and a change in
@@ -32,6 +32,8 @@ BENCHMARK(BM_CircleExhaustive)
     ->Args({12, 2})
     ->Args({13, 1})
     ->Args({13, 2})
+    ->Args({14, 1})
+    ->Args({14, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
@@ -56,7 +58,7 @@ void BM_CircleSerialKernel(benchmark::State& state) {
   }
   state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_CircleSerialKernel)->Arg(12)->Arg(13)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CircleSerialKernel)->Arg(12)->Arg(13)->Arg(14)->Unit(benchmark::kMillisecond);
 
 void BM_CircleMultiplier(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
