@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -280,13 +282,16 @@ TEST(Circle, StopAfterGivesTheFirstCirclesInTaskOrder) {
 
 TEST(Circle, CheckpointResumeGivesTheSameDigest) {
   const auto ref12 = run_circle(12, "exhaustive", {.split_depth = 4});
-  const std::string path = ::testing::TempDir() + "/circle_ck.json";
+  // Unique per process: other build trees may run this test at the same time.
+  const std::string path = ::testing::TempDir() + "/circle_ck_" + std::to_string(::getpid()) + ".json";
   std::filesystem::remove(path);
   const nlohmann::json sig{{"test", "circle-ck"}};
   {
     std::atomic<bool> stop{false};
     magic::Checkpoint ck(path, sig, 0.0);
-    RunOptions ro{.threads = 2, .split_depth = 4};
+    // One thread merges each task as it finishes, so the stop lands early
+    // whatever the load (two threads could finish every task first).
+    RunOptions ro{.threads = 1, .split_depth = 4};
     ro.interrupt = &stop;
     ro.checkpoint = &ck;
     ro.on_progress = [&](const magic::Progress& p) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -343,14 +345,17 @@ TEST(Complete, ShardsAddUpAndHashSetAgrees) {
 
 TEST(Complete, CheckpointResumeGivesTheSameDigest) {
   const auto whole = complete(empty(4), "magic");
-  const std::string path = ::testing::TempDir() + "/complete_ck.json";
+  // Unique per process: other build trees may run this test at the same time.
+  const std::string path = ::testing::TempDir() + "/complete_ck_" + std::to_string(::getpid()) + ".json";
   std::filesystem::remove(path);
   const nlohmann::json sig{{"test", "complete"}};
   const nlohmann::json spec{{"name", "complete"}, {"grid", empty(4)}, {"mode", "count"}};
   {
     std::atomic<bool> stop{false};
     magic::Checkpoint ck(path, sig, 0.0);
-    RunOptions ro{.threads = 2, .split_depth = 2};
+    // One thread merges each task as it finishes, so the stop lands early
+    // whatever the load (two threads could finish every task first).
+    RunOptions ro{.threads = 1, .split_depth = 2};
     ro.interrupt = &stop;
     ro.checkpoint = &ck;
     ro.on_progress = [&](const magic::Progress& p) {

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string>
+
+#include <unistd.h>
 
 #include "magic/problems.hpp"
 #include "magic/square.hpp"
@@ -207,14 +210,17 @@ TEST(Square, StopAfterGivesTheFirstSolutionsInTaskOrder) {
 
 TEST(Square, CheckpointResumeGivesTheSameDigest) {
   const auto whole = run_square(4, "semi");
-  const std::string path = ::testing::TempDir() + "/square_ck.json";
+  // Unique per process: other build trees may run this test at the same time.
+  const std::string path = ::testing::TempDir() + "/square_ck_" + std::to_string(::getpid()) + ".json";
   std::filesystem::remove(path);
   const nlohmann::json sig{{"test", "ck"}};
   {
-    // Interrupt from the first task on: some tasks finish, the rest are skipped.
+    // One thread merges each task as it finishes, so the stop lands soon
+    // after task 100 of ~2400 whatever the load (two threads could finish
+    // them all before the flag is read).
     std::atomic<bool> stop{false};
     magic::Checkpoint ck(path, sig, 0.0);
-    RunOptions ro{.threads = 2};
+    RunOptions ro{.threads = 1};
     ro.interrupt = &stop;
     ro.checkpoint = &ck;
     ro.on_progress = [&](const magic::Progress& p) {
