@@ -273,6 +273,20 @@ class CircleSearch {
     return {2 * t.count, 4 * t.c1 - 2 * S * t.count, t.count * S * S - 2 * S * t.c1 + 2 * t.c2};
   }
   static std::int64_t eval(const Quad& q, std::int64_t x) { return (q.al * x + q.be) * x + q.ga; }
+  // quad(through(x, y)) factored into a part of x (as the left run) and a
+  // part of y (as the right run), so that the quads of every ordered pair
+  // of a few runs cost a few multiplications each:
+  //   al = 2 Lx Ly,  be = Ly ux + Lx vy,  ga = Ly gx + Lx hy + 4 q1x p1y.
+  struct Sides {
+    std::int64_t l, q1, u, g, p1, v, h;
+  };
+  Sides sides(const RunStats& r) const {
+    const std::int64_t S = S_, l = r.len + 1;
+    return {l, r.q1, 4 * r.q1 - 2 * S * l, l * S * S - 2 * S * r.q1 + 2 * r.q2, r.p1, 4 * r.p1, 2 * r.p2 - 2 * S * r.p1};
+  }
+  static Quad quad(const Sides& x, const Sides& y) {
+    return {2 * x.l * y.l, y.l * x.u + x.l * y.v, y.l * x.g + x.l * y.h + 4 * x.q1 * y.p1};
+  }
   std::int64_t phi(std::int64_t s) const { return s * s + (S_ - s) * (S_ - s); }
 
   // 6. The square identity with the r = 2 or 3 places in cyclic order
@@ -292,9 +306,13 @@ class CircleSearch {
     const std::int64_t C = eval(p[0], m) - target + p[1].ga + eval(p[2], rest);
     const std::int64_t disc = B * B - 4 * A * C;
     if (disc < 0) return false;
+    // Below 2^52 a double holds disc exactly and its rounded square root is
+    // exact when disc is a square, so one product tells.
     std::int64_t q = static_cast<std::int64_t>(std::sqrt(static_cast<double>(disc)));
-    while (q * q > disc) --q;
-    while ((q + 1) * (q + 1) <= disc) ++q;
+    if (disc >= (std::int64_t{1} << 52)) {
+      while (q * q > disc) --q;
+      while ((q + 1) * (q + 1) <= disc) ++q;
+    }
     if (q * q != disc) return false;  // no integer root
     for (const std::int64_t num : {-B - q, -B + q}) {
       if (num % (2 * A)) continue;
@@ -332,14 +350,20 @@ class CircleSearch {
   bool peek3(const RunStats& j, unsigned j_ok_r, unsigned j_ok_l, int c, int d, std::uint64_t ok_r2,
              std::uint64_t ok_l2, int m2, std::int64_t z, int sum) const {
     if (3 * m2 + 3 > S_ - sum) return false;
-    const RunStats* x[3] = {&j, &stats_[ids_[c]], &stats_[ids_[d]]};
+    const Sides x[3] = {sides(j), sides(stats_[ids_[c]]), sides(stats_[ids_[d]])};
     const unsigned ok_r = j_ok_r | static_cast<unsigned>((ok_r2 >> c) & 1) << 1 | static_cast<unsigned>((ok_r2 >> d) & 1) << 2;
     const unsigned ok_l = j_ok_l | static_cast<unsigned>((ok_l2 >> c) & 1) << 1 | static_cast<unsigned>((ok_l2 >> d) & 1) << 2;
-    for (unsigned ta = ok_r; ta; ta &= ta - 1) {
-      const int a = std::countr_zero(ta);
-      for (unsigned tb = ok_l & ~(1u << a); tb; tb &= tb - 1) {
-        const int b = std::countr_zero(tb), e = 3 - a - b;
-        const Quad p[3] = {quad(through(*x[a], *x[b])), quad(through(*x[b], *x[e])), quad(through(*x[e], *x[a]))};
+    // Two cyclic orders of three runs, each with three places between them;
+    // the three quads of an order serve all of its places.
+    static constexpr int kOrder[2][3] = {{0, 1, 2}, {0, 2, 1}};
+    for (const auto& o : kOrder) {
+      unsigned at = 0;  // place t: between o[t] (left) and o[t + 1] (right)
+      for (int t = 0; t < 3; ++t) at |= ((ok_r >> o[t]) & (ok_l >> o[(t + 1) % 3]) & 1u) << t;
+      if (!at) continue;
+      const Quad q[3] = {quad(x[o[0]], x[o[1]]), quad(x[o[1]], x[o[2]]), quad(x[o[2]], x[o[0]])};
+      for (; at; at &= at - 1) {
+        const int t = std::countr_zero(at);
+        const Quad p[3] = {q[t], q[(t + 1) % 3], q[(t + 2) % 3]};
         if (square_at(p, 3, m2, z, sum)) return true;
       }
     }
