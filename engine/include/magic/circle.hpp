@@ -131,14 +131,17 @@ CircleOrbits circle_orbits(int n);
 //
 //  7. Lookahead.  At r = 4, a move whose child will have k = r = 3 first
 //     runs that child's square checks (peek3), after the move's own walks
-//     and before its cross sums; 99.8% of those children have no move.
+//     and before its cross sums; 99.6% of those children have no move.
 //     Half the nodes, 2.5% less time.
 //
 //   Tried and dropped (perf/results/circle.md): a stronger sum bound with
 //   the r smallest free values (-1% nodes); per-place feasibility when every
 //   gap is one place (-0.4%); a counting bound (-0.3%); walks before the
-//   square identity, branch-free sum tests, the lookahead before the walks
-//   (each 2-25% slower).
+//   square identity, branch-free sum tests, the lookahead before the walks,
+//   the lookahead with the move's sums taken first, peek's neighbour tests
+//   against the move's new sums by scanning them (each 2-32% slower); the
+//   same tests through a mark table, the square identity at r = 3, k = 2,
+//   a perfect-square filter mod 64 (each within noise).
 // ---------------------------------------------------------------------------
 
 // Represented sums are kept folded: s and S - s are the same bit, min(s, S-s),
@@ -337,7 +340,7 @@ class CircleSearch {
   }
 
   // 7. Lookahead.  A child with k = r = 3 can only join two of its runs,
-  // each join checked by the square identity first, and ~99.8% of its
+  // each join checked by the square identity first, and ~99.5% of its
   // checks fail.  So before a move that makes such a child, its checks are
   // run here, without building it: the child's runs are x0 (the run the
   // move makes, statistics j) and the runs at positions c, d; its next
