@@ -5,6 +5,8 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "temp_path.hpp"
+
 struct CliRun {
   int code = -1;
   std::string out;  // stdout
@@ -13,7 +15,7 @@ struct CliRun {
 
 inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "") {
   static int seq = 0;
-  const std::string base = ::testing::TempDir() + "/cli_" + std::to_string(::getpid()) + "_" + std::to_string(seq++);
+  const std::string base = unique_temp_path("cli") + "_" + std::to_string(seq++);
   std::string cmd = std::string(MAGIC_BIN) + " " + args + " >" + base + ".out 2>" + base + ".err";
   if (!stdin_text.empty()) {
     FILE* f = std::fopen((base + ".in").c_str(), "w");

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -15,6 +14,7 @@
 #include "magic/circle.hpp"
 #include "magic/problems.hpp"
 #include "oracle/circle_oracle.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -282,8 +282,7 @@ TEST(Circle, StopAfterGivesTheFirstCirclesInTaskOrder) {
 
 TEST(Circle, CheckpointResumeGivesTheSameDigest) {
   const auto ref12 = run_circle(12, "exhaustive", {.split_depth = 4});
-  // Unique per process: other build trees may run this test at the same time.
-  const std::string path = ::testing::TempDir() + "/circle_ck_" + std::to_string(::getpid()) + ".json";
+  const std::string path = unique_temp_path("circle_ck") + ".json";
   std::filesystem::remove(path);
   const nlohmann::json sig{{"test", "circle-ck"}};
   {

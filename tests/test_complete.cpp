@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -18,6 +17,7 @@
 #include "magic/problems.hpp"
 #include "oracle/complete_oracle.hpp"
 #include "oracle/square_oracle.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -345,8 +345,7 @@ TEST(Complete, ShardsAddUpAndHashSetAgrees) {
 
 TEST(Complete, CheckpointResumeGivesTheSameDigest) {
   const auto whole = complete(empty(4), "magic");
-  // Unique per process: other build trees may run this test at the same time.
-  const std::string path = ::testing::TempDir() + "/complete_ck_" + std::to_string(::getpid()) + ".json";
+  const std::string path = unique_temp_path("complete_ck") + ".json";
   std::filesystem::remove(path);
   const nlohmann::json sig{{"test", "complete"}};
   const nlohmann::json spec{{"name", "complete"}, {"grid", empty(4)}, {"mode", "count"}};

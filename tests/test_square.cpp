@@ -7,11 +7,11 @@
 #include <set>
 #include <string>
 
-#include <unistd.h>
 
 #include "magic/problems.hpp"
 #include "magic/square.hpp"
 #include "oracle/square_oracle.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -210,8 +210,7 @@ TEST(Square, StopAfterGivesTheFirstSolutionsInTaskOrder) {
 
 TEST(Square, CheckpointResumeGivesTheSameDigest) {
   const auto whole = run_square(4, "semi");
-  // Unique per process: other build trees may run this test at the same time.
-  const std::string path = ::testing::TempDir() + "/square_ck_" + std::to_string(::getpid()) + ".json";
+  const std::string path = unique_temp_path("square_ck") + ".json";
   std::filesystem::remove(path);
   const nlohmann::json sig{{"test", "ck"}};
   {

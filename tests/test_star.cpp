@@ -6,11 +6,11 @@
 #include <numeric>
 #include <random>
 #include <set>
-#include <unistd.h>
 
 #include "magic/problems.hpp"
 #include "magic/star.hpp"
 #include "oracle/star_oracle.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -368,8 +368,7 @@ TEST(Star, CheckpointResumeGivesTheSameDigest) {
   const json s = spec(9);
   const int depth = 3;  // a few hundred tasks; the checkpoint is rewritten after each
   const auto whole = run(s, {.split_depth = depth});
-  // Unique per process: other build trees may run this test at the same time.
-  const std::string path = ::testing::TempDir() + "/star_ck_" + std::to_string(::getpid()) + ".json";
+  const std::string path = unique_temp_path("star_ck") + ".json";
   std::filesystem::remove(path);
   const json sig{{"test", "star"}};
   {
