@@ -83,8 +83,8 @@ CircleOrbits circle_orbits(int n);
 //
 //  1. Complementary arcs.  A run of placed numbers with sum s also fixes the
 //     sum S - s of the complementary arc (S = n(n-1)+1, the total).  So the
-//     set `used` holds s and S - s for every run (as one folded bit); a new
-//     run sum must avoid both.  Valid because the complement of a run inside
+//     set `used` holds s and S - s for every run; a new run sum must avoid
+//     both.  Valid because the complement of a run inside
 //     the placed numbers always contains an empty place, so it is a
 //     different arc from any run.
 //
@@ -130,9 +130,17 @@ CircleOrbits circle_orbits(int n);
 //     necessary condition on every completion.
 //
 //  7. Lookahead.  At r = 4, a move whose child will have k = r = 3 first
-//     runs that child's square checks (peek3), after the move's own walks
-//     and before its cross sums; 99.6% of those children have no move.
-//     Half the nodes, 2.5% less time.
+//     runs that child's square checks (peek3), after the move's own sums
+//     with each run and before its cross sums; 99.6% of those children have
+//     no move.  Half the nodes, 2.5% less time.
+//
+//  8. Runs as bit sets.  Each run keeps the set of its suffix sums and of
+//     its prefix sums as bit sets, so "m + every suffix sum of run a is
+//     free" is one test: (used >> m) & suffixes(a) == 0, with used >> m
+//     formed once per node.  This replaced a walk along the run (and its
+//     mispredicted loop exits) and made the full test as cheap as the old
+//     neighbour test, so the lookahead's tests for m2 are full tests too.
+//     27% less time at n = 15.
 //
 //   Tried and dropped (perf/results/circle.md): a stronger sum bound with
 //   the r smallest free values (-1% nodes); per-place feasibility when every
@@ -141,18 +149,15 @@ CircleOrbits circle_orbits(int n);
 //   the lookahead with the move's sums taken first, peek's neighbour tests
 //   against the move's new sums by scanning them (each 2-32% slower); the
 //   same tests through a mark table, the square identity at r = 3, k = 2,
-//   a perfect-square filter mod 64 (each within noise).
+//   a perfect-square filter mod 64 (each within noise); with the bit sets of
+//   8., the lookahead's test on the extended run in full (+-0%) and a
+//   lookahead at r = 5 for children with k = r = 4 (-0.6% nodes, +2.5%).
 // ---------------------------------------------------------------------------
-
-// Represented sums are kept folded: s and S - s are the same bit, min(s, S-s),
-// so the set has n(n-1)/2 + 1 bits.  (By 1. a sum is taken exactly when its
-// complement is.)
-inline constexpr int kCircleFoldWords = (kCircleMaxN * (kCircleMaxN - 1) / 2) / 64 + 1;  // 13
 
 // A task: the search state after the first placements (trivially copyable).
 // The runs are a set; `seq` lists them in the search's own order.
 struct CircleState {
-  std::array<std::uint64_t, kCircleFoldWords> used;  // folded represented sums
+  std::array<std::uint64_t, kCircleMaxWords> used;  // represented sums (s and S - s)
   std::array<std::uint16_t, 2 * kCircleMaxN> seq;    // the runs, each followed by 0
   std::uint16_t sum;    // of the placed numbers
   std::uint16_t next;   // the smallest number not represented: placed next
@@ -162,8 +167,9 @@ struct CircleState {
 };
 static_assert(std::is_trivially_copyable_v<CircleState>);
 
-// The search proper, for folded sets of W words.  In the header so that the
-// per-node counting and the emission go straight into the task context.
+// The search proper, for sets of W words (sums 0..S and padding, see root).
+// In the header so that the per-node counting and the emission go straight
+// into the task context.
 //
 //   runs (a set):   [1 4 2]   [7]   [3 9]        k = 3 runs, r >= 3 places left
 //   moves for m:    [1 4 2 m]  [m 1 4 2]  ...    extend (k <= r-1 after)
@@ -185,9 +191,11 @@ class CircleSearch {
   static CircleState root(int n) {
     CircleState s{};
     auto set = [&](int x) { s.used[x >> 6] |= std::uint64_t{1} << (x & 63); };
+    const int S = n * (n - 1) + 1;
     set(0);
-    set(1);  // the arc {1} (and its complement, the other n-1 numbers)
-    for (int x = n * (n - 1) / 2 + 1; x < 64 * W; ++x) set(x);  // beyond the fold: never free
+    set(1);  // the arc {1} and its complement, the other n-1 numbers
+    set(S - 1);
+    for (int x = S; x < 64 * W; ++x) set(x);  // never free
     s.seq[0] = 1;
     s.seq[1] = 0;
     s.len = 2;
@@ -345,23 +353,33 @@ class CircleSearch {
   // run here, without building it: the child's runs are x0 (the run the
   // move makes, statistics j) and the runs at positions c, d; its next
   // number is m2, the smallest free number of u after m, which the caller
-  // has made sure the move's new sums do not hit.  Neighbour tests use u
-  // instead of the child's larger used set, so they pass at least as often.
+  // has made sure the move's new sums do not hit.  m2's tests against each
+  // side of a run use u instead of the child's larger used set (and only
+  // the neighbour m on x0's new end), so they pass at least as often.
   // Exact otherwise: a move rejected here is one whose child has no move.
   // (If S - m2 were a new sum, the child would fail its sum bound: its
   // new run would be longer than S - 3 m2.)
-  bool peek3(const RunStats& j, unsigned j_ok_r, unsigned j_ok_l, int c, int d, std::uint64_t ok_r2,
-             std::uint64_t ok_l2, int m2, std::int64_t z, int sum) const {
-    if (3 * m2 + 3 > S_ - sum) return false;
-    const Sides x[3] = {sides(j), sides(stats_[ids_[c]]), sides(stats_[ids_[d]])};
+  //
+  // peek_places: the places m2 may take in the child by those tests, per
+  // cyclic order (3 bits each); place t of order o lies between o[t] (left)
+  // and o[t + 1] (right).  No place: the child has no move.
+  static constexpr int kOrder[2][3] = {{0, 1, 2}, {0, 2, 1}};
+  static unsigned peek_places(unsigned j_ok_r, unsigned j_ok_l, int c, int d, std::uint64_t ok_r2, std::uint64_t ok_l2) {
     const unsigned ok_r = j_ok_r | static_cast<unsigned>((ok_r2 >> c) & 1) << 1 | static_cast<unsigned>((ok_r2 >> d) & 1) << 2;
     const unsigned ok_l = j_ok_l | static_cast<unsigned>((ok_l2 >> c) & 1) << 1 | static_cast<unsigned>((ok_l2 >> d) & 1) << 2;
+    // order {0,1,2}: places 0|1, 1|2, 2|0; order {0,2,1}: 0|2, 2|1, 1|0
+    const unsigned r0 = ok_r & 1, r1 = (ok_r >> 1) & 1, r2 = (ok_r >> 2) & 1;
+    const unsigned l0 = ok_l & 1, l1 = (ok_l >> 1) & 1, l2 = (ok_l >> 2) & 1;
+    return (r0 & l1) | (r1 & l2) << 1 | (r2 & l0) << 2 | (r0 & l2) << 3 | (r2 & l1) << 4 | (r1 & l0) << 5;
+  }
+  bool peek3(const RunStats& j, unsigned places, int c, int d, int m2, std::int64_t z, int sum) const {
+    if (3 * m2 + 3 > S_ - sum) return false;
+    const Sides x[3] = {sides(j), sides(stats_[ids_[c]]), sides(stats_[ids_[d]])};
     // Two cyclic orders of three runs, each with three places between them;
     // the three quads of an order serve all of its places.
-    static constexpr int kOrder[2][3] = {{0, 1, 2}, {0, 2, 1}};
-    for (const auto& o : kOrder) {
-      unsigned at = 0;  // place t: between o[t] (left) and o[t + 1] (right)
-      for (int t = 0; t < 3; ++t) at |= ((ok_r >> o[t]) & (ok_l >> o[(t + 1) % 3]) & 1u) << t;
+    for (int oi = 0; oi < 2; ++oi) {
+      const int* o = kOrder[oi];
+      unsigned at = (places >> (3 * oi)) & 7u;
       if (!at) continue;
       const Quad q[3] = {quad(x[o[0]], x[o[1]]), quad(x[o[1]], x[o[2]]), quad(x[o[2]], x[o[0]])};
       for (; at; at &= at - 1) {
@@ -372,46 +390,62 @@ class CircleSearch {
     }
     return false;
   }
-  // The sums of run `id` from its right end (left end) that are <= d.
-  int small_suffix(int id, int d, std::uint16_t* out) const {
-    const std::uint16_t* lo = buf_[id] + beg_[id];
-    const std::uint16_t* p = buf_[id] + end_[id];
-    int t = 0, c = 0;
-    while (p != lo && (t += *--p) <= d) out[c++] = static_cast<std::uint16_t>(t);
-    return c;
-  }
-  int small_prefix(int id, int d, std::uint16_t* out) const {
-    const std::uint16_t* p = buf_[id] + beg_[id];
-    const std::uint16_t* hi = buf_[id] + end_[id];
-    int t = 0, c = 0;
-    while (p != hi && (t += *p++) <= d) out[c++] = static_cast<std::uint16_t>(t);
-    return c;
-  }
-  // Is d a sum of the new run sums of a move: an element of sa, of sb, or
-  // sa[i] + sb[j] (both ascending)?  d is small, so few are looked at.
-  static bool hits(int d, const std::uint16_t* sa, int la, const std::uint16_t* sb, int lb) {
-    for (int i = 0; i < la && sa[i] <= d; ++i) {
-      if (sa[i] == d) return true;
-      const int rest = d - sa[i];
-      for (int k = 0; k < lb && sb[k] <= rest; ++k)
-        if (sb[k] == rest) return true;
+  // Is d one of the sums a join of runs a (left) and b (right) makes with m,
+  // less m: a suffix sum of a, a prefix sum of b, or one of each?
+  bool hits(int d, int a, int b) const {
+    if (bit(suf_[a], d) || bit(pre_[b], d)) return true;
+    for (int w = 0; w <= (d - 1) >> 6; ++w) {
+      std::uint64_t x = suf_[a][w];
+      if (w == (d - 1) >> 6) x &= ~std::uint64_t{0} >> (63 - ((d - 1) & 63));  // t < d
+      for (; x; x &= x - 1)
+        if (bit(pre_[b], d - (w * 64 + std::countr_zero(x)))) return true;
     }
-    for (int k = 0; k < lb && sb[k] <= d; ++k)
-      if (sb[k] == d) return true;
     return false;
   }
 
-
-  int fold(int x) const { return x <= half_ ? x : S_ - x; }
-  static bool bit(const Bits& u, int f) { return (u[f >> 6] >> (f & 63)) & 1; }
-  bool has(const Bits& u, int x) const { return bit(u, fold(x)); }
+  static bool bit(const Bits& u, int x) { return (u[x >> 6] >> (x & 63)) & 1; }
+  static bool has(const Bits& u, int x) { return bit(u, x); }
+  static void set_bit(Bits& u, int x) { u[x >> 6] |= std::uint64_t{1} << (x & 63); }
+  static void clear_bit(Bits& u, int x) { u[x >> 6] &= ~(std::uint64_t{1} << (x & 63)); }
+  // out |= x << s (bits beyond the top are dropped).
+  static void shl_or(const Bits& x, int s, Bits& out) {
+    const int q = s >> 6, b = s & 63;
+    for (int i = W - 1; i >= q; --i) {
+      const std::uint64_t lo = i - q - 1 >= 0 ? x[i - q - 1] : 0;
+      out[i] |= (x[i - q] << b) | ((lo >> 1) >> (63 - b));
+    }
+  }
+  // The suffix sums of a run with x appended at its right end, from the
+  // run's suffix sums s: x and x + s (likewise prefix sums, x prepended).
+  static Bits grown(const Bits& s, int x) {
+    Bits t{};
+    shl_or(s, x, t);
+    set_bit(t, x);
+    return t;
+  }
+  // out = x >> s.
+  static void shr(const Bits& x, int s, Bits& out) {
+    const int q = s >> 6, b = s & 63;
+    for (int i = 0; i < W; ++i) {
+      const std::uint64_t lo = i + q < W ? x[i + q] : 0;
+      const std::uint64_t hi = i + q + 1 < W ? x[i + q + 1] : 0;
+      out[i] = (lo >> b) | ((hi << 1) << (63 - b));
+    }
+  }
+  // Whether a and b meet in their first nw words: enough when every run sum
+  // is below 64 nw.
+  static bool meets_n(const Bits& a, const Bits& b, int nw) {
+    std::uint64_t acc = a[0] & b[0];
+    for (int i = 1; i < nw && i < W; ++i) acc |= a[i] & b[i];
+    return acc != 0;
+  }
   // Takes sum x (and so its complement); false if it is taken already, which
   // also catches two new sums that are each other's complement.
   bool add(Bits& u, int x) const {
-    const int f = fold(x);
-    const std::uint64_t b = std::uint64_t{1} << (f & 63);
-    if (u[f >> 6] & b) return false;
-    u[f >> 6] |= b;
+    const std::uint64_t b = std::uint64_t{1} << (x & 63);
+    if (u[x >> 6] & b) return false;
+    u[x >> 6] |= b;
+    set_bit(u, S_ - x);
     return true;
   }
   static int next_free(const Bits& u, int from) {
@@ -436,7 +470,14 @@ class CircleSearch {
       ids_[id] = static_cast<std::uint8_t>(id);
       RunStats& st = stats_[id];
       st = RunStats{};
-      for (int p = beg_[id]; p < end_[id]; ++p) st = st.then(buf_[id][p]);
+      suf_[id] = Bits{};
+      pre_[id] = Bits{};
+      for (int p = beg_[id]; p < end_[id]; ++p) {
+        const int x = buf_[id][p];
+        suf_[id] = grown(suf_[id], x);
+        set_bit(pre_[id], static_cast<int>(st.tot) + x);
+        st = st.then(x);
+      }
     }
     slots_ = k_;
     z_ = 0;
@@ -472,33 +513,20 @@ class CircleSearch {
   }
 
   // The sums of run `id` read from its right end (last, last + second last,
-  // ...) into out; false at the first one that m + sum makes taken.  The
-  // first, m's neighbour, was tested already.
-  bool suffix_sums(const Bits& u, int m, int id, std::uint16_t* out) const {
+  // ...) into out; returns how many.
+  int suffix_sums(int id, std::uint16_t* out) const {
     const std::uint16_t* lo = buf_[id] + beg_[id];
-    const std::uint16_t* p = buf_[id] + end_[id] - 1;
-    int t = *p;
-    *out++ = static_cast<std::uint16_t>(t);
-    bool hit = false;
-    while (p != lo) {
-      t += *--p;
-      *out++ = static_cast<std::uint16_t>(t);
-      hit |= has(u, m + t);
-    }
-    return !hit;
+    const std::uint16_t* p = buf_[id] + end_[id];
+    int t = 0, c = 0;
+    while (p != lo) out[c++] = static_cast<std::uint16_t>(t += *--p);
+    return c;
   }
-  bool prefix_sums(const Bits& u, int m, int id, std::uint16_t* out) const {
+  int prefix_sums(int id, std::uint16_t* out) const {
     const std::uint16_t* p = buf_[id] + beg_[id];
     const std::uint16_t* hi = buf_[id] + end_[id];
-    int t = *p++;
-    *out++ = static_cast<std::uint16_t>(t);
-    bool hit = false;
-    while (p != hi) {
-      t += *p++;
-      *out++ = static_cast<std::uint16_t>(t);
-      hit |= has(u, m + t);
-    }
-    return !hit;
+    int t = 0, c = 0;
+    while (p != hi) out[c++] = static_cast<std::uint16_t>(t += *p++);
+    return c;
   }
   // Takes m and m + every sum of sa[0..la) (and of sb, and m + sa + sb for a
   // join); false if any is taken or two coincide.
@@ -538,78 +566,64 @@ class CircleSearch {
     const int k = k_;
     const bool mirror = k == placed_;  // every run a single number
 
-    // Most placements already fail next to a neighbour: m + (the last number
-    // of a run, m to its right) and m + (the first number, m to its left).
+    // Which runs x may go right of (ok_r) and left of (ok_l): x + every
+    // suffix (prefix) sum of the run is free (8.).
+    const int nw = (sum_ >> 6) + 1;  // words that hold every run sum (<= W)
+    auto sides_free = [&](int x, std::uint64_t& ok_r, std::uint64_t& ok_l) {
+      Bits sh;
+      shr(u, x, sh);
+      for (int i = 0; i < k; ++i) {
+        const int id = ids_[i];
+        ok_r |= std::uint64_t{!meets_n(sh, suf_[id], nw)} << i;
+        ok_l |= std::uint64_t{!meets_n(sh, pre_[id], nw)} << i;
+      }
+    };
     std::uint64_t ok_r = 0, ok_l = 0;
-    for (int i = 0; i < k; ++i) {
-      const int id = ids_[i];
-      ok_r |= std::uint64_t{!has(u, m + buf_[id][end_[id] - 1])} << i;
-      ok_l |= std::uint64_t{!has(u, m + buf_[id][beg_[id]])} << i;
-    }
+    sides_free(m, ok_r, ok_l);
     if (k == r && r <= 3 && !mirror) {
       endgame(u, m, r, ok_r, ok_l, md);
       return;
     }
 
-    // The run sums m would make with each run that passed, kept per run.
-    std::uint16_t sa[kMaxN], sb[kMaxN];
-    std::uint8_t off[kMaxN], len[kMaxN];
-    int o = 0;
-    for (int i = 0; i < k; ++i) {
-      const int id = ids_[i];
-      off[i] = static_cast<std::uint8_t>(o);
-      len[i] = static_cast<std::uint8_t>(end_[id] - beg_[id]);
-      o += len[i];
-    }
-    for (std::uint64_t t = ok_r; t; t &= t - 1) {
-      const int i = std::countr_zero(t);
-      if (!suffix_sums(u, m, ids_[i], sa + off[i])) ok_r &= ~(std::uint64_t{1} << i);
-    }
-    for (std::uint64_t t = ok_l; t; t &= t - 1) {
-      const int i = std::countr_zero(t);
-      if (!prefix_sums(u, m, ids_[i], sb + off[i])) ok_l &= ~(std::uint64_t{1} << i);
-    }
-
     // Lookahead (7.) for the moves whose child has k = r = 3: extending at
     // k = 3 and joining at k = 4 when r = 4 (not at n = 6, where that child
-    // is a mirror state).  After the walks, before the move's cross sums:
-    // m2, the child's next number, and its neighbour tests, per run.
-    const bool peek = r == 4 && placed_ != 2;
-    int m2 = 0;
+    // is a mirror state).  m2, the child's next number, and the same tests
+    // for it against u, which only the child's new sums can tighten.
+    int m2 = S_;
     std::uint64_t ok_r2 = 0, ok_l2 = 0;
-    if (peek) {
+    if (r == 4 && placed_ != 2) {
       m2 = next_free(u, m + 1);
-      for (int i = 0; i < k; ++i) {
-        const int id = ids_[i];
-        ok_r2 |= std::uint64_t{!has(u, m2 + buf_[id][end_[id] - 1])} << i;
-        ok_l2 |= std::uint64_t{!has(u, m2 + buf_[id][beg_[id]])} << i;
-      }
+      if (m2 < S_) sides_free(m2, ok_r2, ok_l2);
     }
+    const bool peek = m2 < S_;
     const int d2 = m2 - m;  // m2 is the child's next number unless a new sum is m2
+    std::uint16_t sa[kMaxN], sb[kMaxN];
     if (k < r) {  // extending keeps k runs, which need k places: k <= r - 1
       const bool look = peek && k == 3;
       for (std::uint64_t t = ok_r; t; t &= t - 1) {
         const int i = std::countr_zero(t);
-        if (look && !hits(d2, sa + off[i], len[i], nullptr, 0)) {
+        if (look && !bit(suf_[ids_[i]], d2)) {
+          const int c = i == 0 ? 1 : 0, d = i == 2 ? 1 : 2;
+          const unsigned pl = peek_places(unsigned{!has(u, m2 + m)}, static_cast<unsigned>((ok_l2 >> i) & 1), c, d, ok_r2, ok_l2);
+          if (!pl) continue;
           const RunStats& a = stats_[ids_[i]];
-          if (!peek3(a.then(m), unsigned{!has(u, m2 + m)}, static_cast<unsigned>((ok_l2 >> i) & 1), i == 0 ? 1 : 0,
-                     i == 2 ? 1 : 2, ok_r2, ok_l2, m2, z_ + phi_sum(through(a, RunStats{}), m), sum_ + m))
-            continue;
+          if (!peek3(a.then(m), pl, c, d, m2, z_ + phi_sum(through(a, RunStats{}), m), sum_ + m)) continue;
         }
         Bits v = u;
-        if (take_run(v, m, sa + off[i], len[i])) extend_right(v, i, m, md);
+        if (take_run(v, m, sa, suffix_sums(ids_[i], sa))) extend_right(v, i, m, md);
       }
       if (!mirror)  // at a mirror state extending left mirrors extending right
         for (std::uint64_t t = ok_l; t; t &= t - 1) {
           const int i = std::countr_zero(t);
-          if (look && !hits(d2, sb + off[i], len[i], nullptr, 0)) {
+          if (look && !bit(pre_[ids_[i]], d2)) {
+            const int c = i == 0 ? 1 : 0, d = i == 2 ? 1 : 2;
+            const unsigned pl = peek_places(static_cast<unsigned>((ok_r2 >> i) & 1), unsigned{!has(u, m2 + m)}, c, d, ok_r2, ok_l2);
+            if (!pl) continue;
             const RunStats& a = stats_[ids_[i]];
-            if (!peek3(a.after(m), static_cast<unsigned>((ok_r2 >> i) & 1), unsigned{!has(u, m2 + m)}, i == 0 ? 1 : 0,
-                       i == 2 ? 1 : 2, ok_r2, ok_l2, m2, z_ + phi_sum(through(RunStats{}, a), m), sum_ + m))
-              continue;
+            if (!peek3(a.after(m), pl, c, d, m2, z_ + phi_sum(through(RunStats{}, a), m), sum_ + m)) continue;
           }
           Bits v = u;
-          if (take_run(v, m, sb + off[i], len[i])) extend_left(v, i, m, md);
+          if (take_run(v, m, sb, prefix_sums(ids_[i], sb))) extend_left(v, i, m, md);
         }
     }
     const bool look = peek && k == 4;
@@ -619,18 +633,18 @@ class CircleSearch {
         const int b = std::countr_zero(tb);
         // At a mirror state (all runs single numbers) a, m, b mirrors b, m, a.
         if (mirror && buf_[ids_[b]][beg_[ids_[b]]] < buf_[ids_[a]][beg_[ids_[a]]]) continue;
-        if (look && !hits(d2, sa + off[a], len[a], sb + off[b], len[b])) {
-          const RunStats& x = stats_[ids_[a]];
-          const RunStats& y = stats_[ids_[b]];
+        if (look && !hits(d2, ids_[a], ids_[b])) {
           const int c = std::countr_zero(0xFu & ~(1u << a) & ~(1u << b));
           const int d = 6 - a - b - c;
-          if (!peek3(RunStats::join(x, m, y), static_cast<unsigned>((ok_r2 >> b) & 1),
-                     static_cast<unsigned>((ok_l2 >> a) & 1), c, d, ok_r2, ok_l2, m2,
-                     z_ + phi_sum(through(x, y), m), sum_ + m))
-            continue;
+          const unsigned pl = peek_places(static_cast<unsigned>((ok_r2 >> b) & 1), static_cast<unsigned>((ok_l2 >> a) & 1), c, d, ok_r2, ok_l2);
+          if (!pl) continue;
+          const RunStats& x = stats_[ids_[a]];
+          const RunStats& y = stats_[ids_[b]];
+          if (!peek3(RunStats::join(x, m, y), pl, c, d, m2, z_ + phi_sum(through(x, y), m), sum_ + m)) continue;
         }
         Bits v = u;
-        if (take_join(v, m, sa + off[a], len[a], sb + off[b], len[b])) join(v, a, b, m, md);
+        const int la = suffix_sums(ids_[a], sa);
+        if (take_join(v, m, sa, la, sb, prefix_sums(ids_[b], sb))) join(v, a, b, m, md);
       }
     }
     if (k + 1 < r) {  // a new run: k + 1 runs need k + 1 places, r - 1 are left
@@ -647,19 +661,13 @@ class CircleSearch {
     std::uint16_t sa[kMaxN], sb[kMaxN];
     for (std::uint64_t ta = ok_r; ta; ta &= ta - 1) {
       const int a = std::countr_zero(ta);
-      bool walked = false, a_ok = false;
+      int la = -1;
       for (std::uint64_t tb = ok_l & ~(std::uint64_t{1} << a); tb; tb &= tb - 1) {
         const int b = std::countr_zero(tb);
         if (!square_join(r, a, b, m)) continue;
-        if (!walked) {
-          walked = true;
-          a_ok = suffix_sums(u, m, ids_[a], sa);
-        }
-        if (!a_ok) break;
-        const int idb = ids_[b];
-        if (!prefix_sums(u, m, idb, sb)) continue;
+        if (la < 0) la = suffix_sums(ids_[a], sa);
         Bits v = u;
-        if (take_join(v, m, sa, end_[ids_[a]] - beg_[ids_[a]], sb, end_[idb] - beg_[idb])) join(v, a, b, m, md);
+        if (take_join(v, m, sa, la, sb, prefix_sums(ids_[b], sb))) join(v, a, b, m, md);
       }
     }
   }
@@ -676,26 +684,36 @@ class CircleSearch {
   void extend_right(const Bits& v, int i, int m, Mode& md) {
     const int id = ids_[i];
     const RunStats old = stats_[id];
+    const Bits old_suf = suf_[id];
     const std::int64_t old_z = z_;
     z_ += phi_sum(through(old, RunStats{}), m);
     stats_[id] = old.then(m);
+    suf_[id] = grown(old_suf, m);
+    set_bit(pre_[id], static_cast<int>(old.tot) + m);
     buf_[id][end_[id]++] = static_cast<std::uint16_t>(m);
     child(v, m, md);
     --end_[id];
     stats_[id] = old;
+    suf_[id] = old_suf;
+    clear_bit(pre_[id], static_cast<int>(old.tot) + m);
     z_ = old_z;
   }
   template <class Mode>
   void extend_left(const Bits& v, int i, int m, Mode& md) {
     const int id = ids_[i];
     const RunStats old = stats_[id];
+    const Bits old_pre = pre_[id];
     const std::int64_t old_z = z_;
     z_ += phi_sum(through(RunStats{}, old), m);
     stats_[id] = old.after(m);
+    pre_[id] = grown(old_pre, m);
+    set_bit(suf_[id], static_cast<int>(old.tot) + m);
     buf_[id][--beg_[id]] = static_cast<std::uint16_t>(m);
     child(v, m, md);
     ++beg_[id];
     stats_[id] = old;
+    pre_[id] = old_pre;
+    clear_bit(suf_[id], static_cast<int>(old.tot) + m);
     z_ = old_z;
   }
   // Run at position ia, then m, then run at position ib (which leaves the set).
@@ -703,8 +721,18 @@ class CircleSearch {
   void join(const Bits& v, int ia, int ib, int m, Mode& md) {
     const int a = ids_[ia], b = ids_[ib];
     const RunStats old_a = stats_[a];
+    const Bits old_suf = suf_[a], old_pre = pre_[a];
     const std::int64_t old_z = z_;
     z_ += phi_sum(through(old_a, stats_[b]), m);
+    {
+      const int ta = static_cast<int>(old_a.tot), tb = static_cast<int>(stats_[b].tot);
+      Bits s = suf_[b];
+      shl_or(old_suf, m + tb, s);
+      set_bit(s, m + tb);
+      suf_[a] = s;
+      set_bit(pre_[a], ta + m);
+      shl_or(pre_[b], ta + m, pre_[a]);
+    }
     stats_[a] = RunStats::join(old_a, m, stats_[b]);
     const int saved = end_[a];
     std::uint16_t* out = buf_[a] + end_[a];
@@ -718,6 +746,8 @@ class CircleSearch {
     std::swap(ids_[ib], ids_[k_ - 1]);
     end_[a] = static_cast<std::uint8_t>(saved);
     stats_[a] = old_a;
+    suf_[a] = old_suf;
+    pre_[a] = old_pre;
     z_ = old_z;
   }
   template <class Mode>
@@ -727,6 +757,9 @@ class CircleSearch {
     beg_[id] = end_[id] = kMaxN;
     buf_[id][end_[id]++] = static_cast<std::uint16_t>(m);
     stats_[id] = RunStats{}.then(m);
+    suf_[id] = Bits{};
+    set_bit(suf_[id], m);
+    pre_[id] = suf_[id];
     z_ += phi(m);
     const std::uint8_t old_id = ids_[k_];  // a run a join above moved out of the set
     ids_[k_++] = static_cast<std::uint8_t>(id);
@@ -741,6 +774,8 @@ class CircleSearch {
   std::int64_t all_squares_ = 0;  // sum of s^2 for s = 1..S-1
   std::int64_t z_ = 0;            // sum of s^2 over the represented sums (both halves)
   std::array<RunStats, kMaxN + 1> stats_{};
+  // Per slot: the run's suffix sums (from its right end) and prefix sums as bit sets.
+  std::array<Bits, kMaxN + 1> suf_{}, pre_{};
   Bits u_start_{};
   int sum_ = 0, next_ = 0, placed_ = 0;
   int k_ = 0, slots_ = 0;  // live runs, slots in use (a stack)
@@ -752,14 +787,15 @@ class CircleSearch {
 // Calls f(CircleSearch<W>&) with the smallest W that holds n(n-1)/2 + 1 bits.
 template <class F>
 decltype(auto) with_circle_search(int n, F&& f) {
-  const int words = (n * (n - 1) / 2) / 64 + 1;
+  const int words = (n * (n - 1) + 1) / 64 + 1;
   if (words <= 1) { CircleSearch<1> s(n); return f(s); }
   if (words <= 2) { CircleSearch<2> s(n); return f(s); }
   if (words <= 3) { CircleSearch<3> s(n); return f(s); }
   if (words <= 4) { CircleSearch<4> s(n); return f(s); }
   if (words <= 6) { CircleSearch<6> s(n); return f(s); }
   if (words <= 8) { CircleSearch<8> s(n); return f(s); }
-  CircleSearch<kCircleFoldWords> s(n);
+  if (words <= 13) { CircleSearch<13> s(n); return f(s); }
+  CircleSearch<kCircleMaxWords> s(n);
   return f(s);
 }
 
