@@ -785,7 +785,8 @@ class CircleSearch {
   std::uint16_t buf_[kMaxN + 1][2 * kMaxN + 1]{};  // each run grows both ways from the middle
 };
 
-// Calls f(CircleSearch<W>&) with the smallest W that holds n(n-1)/2 + 1 bits.
+// Calls f(CircleSearch<W>&) with a W that holds the S + 1 = n(n-1) + 2 bits
+// 0..S: the smallest such W up to n = 20, beyond it the next of 8, 13, 25.
 template <class F>
 decltype(auto) with_circle_search(int n, F&& f) {
   const int words = (n * (n - 1) + 1) / 64 + 1;
@@ -793,6 +794,7 @@ decltype(auto) with_circle_search(int n, F&& f) {
   if (words <= 2) { CircleSearch<2> s(n); return f(s); }
   if (words <= 3) { CircleSearch<3> s(n); return f(s); }
   if (words <= 4) { CircleSearch<4> s(n); return f(s); }
+  if (words <= 5) { CircleSearch<5> s(n); return f(s); }  // n = 17, 18
   if (words <= 6) { CircleSearch<6> s(n); return f(s); }
   if (words <= 8) { CircleSearch<8> s(n); return f(s); }
   if (words <= 13) { CircleSearch<13> s(n); return f(s); }
