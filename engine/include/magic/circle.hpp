@@ -374,10 +374,13 @@ class CircleSearch {
                               std::uint64_t ok_l2) {
     const unsigned ok_r = j_ok_r | static_cast<unsigned>((ok_r2 >> c) & 1) << 1 | static_cast<unsigned>((ok_r2 >> d) & 1) << 2;
     const unsigned ok_l = j_ok_l | static_cast<unsigned>((ok_l2 >> c) & 1) << 1 | static_cast<unsigned>((ok_l2 >> d) & 1) << 2;
-    // order {0,1,2}: places 0|1, 1|2, 2|0; order {0,2,1}: 0|2, 2|1, 1|0
-    const unsigned r0 = ok_r & 1, r1 = (ok_r >> 1) & 1, r2 = (ok_r >> 2) & 1;
-    const unsigned l0 = ok_l & 1, l1 = (ok_l >> 1) & 1, l2 = (ok_l >> 2) & 1;
-    return (r0 & l1) | (r1 & l2) << 1 | (r2 & l0) << 2 | (r0 & l2) << 3 | (r2 & l1) << 4 | (r1 & l0) << 5;
+    unsigned places = 0;
+    for (int oi = 0; oi < 2; ++oi)
+      for (int t = 0; t < 3; ++t) {
+        const int* o = kOrder[oi];
+        places |= ((ok_r >> o[t]) & (ok_l >> o[(t + 1) % 3]) & 1u) << (3 * oi + t);
+      }
+    return places;
   }
   bool peek3(const RunStats& j, unsigned places, int c, int d, int m2, std::int64_t z, int sum) const {
     if (3 * m2 + 3 > S_ - sum) return false;
@@ -411,7 +414,6 @@ class CircleSearch {
   }
 
   static bool bit(const Bits& u, int x) { return (u[x >> 6] >> (x & 63)) & 1; }
-  static bool has(const Bits& u, int x) { return bit(u, x); }
   static void set_bit(Bits& u, int x) { u[x >> 6] |= std::uint64_t{1} << (x & 63); }
   static void clear_bit(Bits& u, int x) { u[x >> 6] &= ~(std::uint64_t{1} << (x & 63)); }
   // out |= x << s (bits beyond the top are dropped).
@@ -612,7 +614,7 @@ class CircleSearch {
         if (look && !bit(suf_[ids_[i]], d2)) {
           const int c = i == 0 ? 1 : 0, d = i == 2 ? 1 : 2;
           const unsigned pl =
-              peek_places(unsigned{!has(u, m2 + m)}, static_cast<unsigned>((ok_l2 >> i) & 1), c, d, ok_r2, ok_l2);
+              peek_places(unsigned{!bit(u, m2 + m)}, static_cast<unsigned>((ok_l2 >> i) & 1), c, d, ok_r2, ok_l2);
           if (!pl) continue;
           const RunStats& a = stats_[ids_[i]];
           if (!peek3(a.then(m), pl, c, d, m2, z_ + phi_sum(through(a, RunStats{}), m), sum_ + m)) continue;
@@ -626,7 +628,7 @@ class CircleSearch {
           if (look && !bit(pre_[ids_[i]], d2)) {
             const int c = i == 0 ? 1 : 0, d = i == 2 ? 1 : 2;
             const unsigned pl =
-                peek_places(static_cast<unsigned>((ok_r2 >> i) & 1), unsigned{!has(u, m2 + m)}, c, d, ok_r2, ok_l2);
+                peek_places(static_cast<unsigned>((ok_r2 >> i) & 1), unsigned{!bit(u, m2 + m)}, c, d, ok_r2, ok_l2);
             if (!pl) continue;
             const RunStats& a = stats_[ids_[i]];
             if (!peek3(a.after(m), pl, c, d, m2, z_ + phi_sum(through(RunStats{}, a), m), sum_ + m)) continue;
