@@ -28,11 +28,12 @@ void install_signal_handlers() {
   std::signal(SIGTERM, magic_on_signal);
 }
 
-void add_common(CLI::App* app, Common& c) {
+void add_common(CLI::App* app, Common& c, const std::string& levels) {
   app->add_option("--threads,-t", c.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1u, 4096u));
   app->add_option("--split-depth", c.split_depth,
-                  "prefix depth at which the search tree is cut into tasks (default: per problem)")
+                  "cut the search tree into tasks this many levels below the root; " + levels +
+                      " (default: the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
       ->check(CLI::Range(0, 64));
   app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)");
   app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")
@@ -97,6 +98,7 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   ro.dedup = c.dedup == "hash-set" ? magic::DedupMode::HashSet : magic::DedupMode::Auto;
   ro.dedup_memory = c.dedup_memory_mib << 20;
   ro.interrupt = &interrupt_flag();
+  ro.checkpoint = c.checkpoint;
   return ro;
 }
 
@@ -110,16 +112,15 @@ std::string problem_line(const nlohmann::json& problem) {
 }
 
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
-                   const Printer& pr) {
+                   const std::string& by_key_name) {
   os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
      << " shard=" << r.shard_index << "/" << r.shard_count << " tasks=" << r.tasks << "\n";
-  if (pr.human_counts) pr.human_counts(os, r);
   os << "unique " << r.unique;
   if (r.has_total) os << "  total " << r.total;
   if (!r.exhaustive) os << "  (stopped early: not exhaustive)";
   os << "\n";
-  if (!pr.by_key_name.empty())
-    for (const auto& [k, v] : r.by_key) os << "  " << pr.by_key_name << " " << k << ": " << v << "\n";
+  if (!by_key_name.empty())
+    for (const auto& [k, v] : r.by_key) os << "  " << by_key_name << " " << k << ": " << v << "\n";
   char buf[160];
   std::snprintf(buf, sizeof buf, "digest %s  nodes %llu  wall %.3fs  cpu %.3fs\n", r.digest.hex().c_str(),
                 static_cast<unsigned long long>(r.nodes), r.wall_seconds, r.cpu_seconds);

@@ -30,18 +30,15 @@ void add_circle(CLI::App& app, Action& action) {
                   std::string("exhaustive (no number theory) or multiplier (difference sets fixed by "
                               "the multipliers p | n-1; reaches n = 40)"))
       ->default_str("exhaustive");
-  add_common(sub, args->common);
+  add_common(sub, args->common, std::string(magic::kCircleLevels) + "; " + magic::kCircleMultiplierLevels);
   add_svg_option(sub, args->common);
   sub->callback([args, &action] {
     action = [args]() -> int {
-      const auto method = magic::parse_circle_method(args->method);
-      if (!method)
+      if (!magic::parse_circle_method(args->method))
         throw UsageError("unknown --method '" + args->method + "' (use " + magic::kCircleMethodNames + ")");
-      magic::validate_circle({args->n, *method});
       Printer pr;
       pr.human_solution = print_circle;
-      if (*method == magic::CircleMethod::Exhaustive) return execute(magic::CircleProblem(args->n), args->common, pr);
-      return execute(magic::CircleMultiplierProblem(args->n), args->common, pr);
+      return execute({{"name", "circle"}, {"n", args->n}, {"method", args->method}}, args->common, pr);
     };
   });
 }

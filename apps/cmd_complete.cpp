@@ -81,12 +81,10 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
   }
   if (!c.checkpoint.empty() && mode != "count") throw UsageError("--checkpoint works only with --count");
 
-  magic::CompleteSpec spec;
-  spec.puzzle = magic::parse_puzzle(std::string_view(read_input(a.input)));
-  spec.kind = *kind;
-  spec.exhaustive = c.limit == 0;
-  magic::check_puzzle(spec.puzzle, spec.kind);
-  const std::string impossible = magic::impossible_reason(spec.puzzle.order, spec.kind);
+  const std::string grid = read_input(a.input);
+  const magic::Puzzle puzzle = magic::parse_puzzle(std::string_view(grid));
+  magic::check_puzzle(puzzle, *kind);
+  const std::string impossible = magic::impossible_reason(puzzle.order, *kind);
 
   Printer pr;
   pr.human_solution = print_grid;
@@ -98,7 +96,8 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
               << "\n";
     return kNoSolution;
   };
-  return magic::with_complete_problem(spec, [&](const auto& p) { return execute(p, c, pr); });
+  return execute({{"name", "complete"}, {"grid", grid}, {"kind", a.kind}, {"mode", c.limit == 0 ? "count" : "first"}},
+                 c, pr);
 }
 
 void add_complete(CLI::App& app, Action& action) {
@@ -112,7 +111,7 @@ void add_complete(CLI::App& app, Action& action) {
       ->default_str("magic");
   CLI::Option* count = sub->add_flag("--count", args->count, "count every completion (none printed)");
   CLI::Option* all = sub->add_flag("--all", args->all, "output every completion");
-  add_common(sub, args->common);
+  add_common(sub, args->common, magic::kCompleteLevels);
   CLI::Option* sols = sub->get_option("--solutions");
   sols->description("output up to N completions and stop (or: all, none); default: the first one");
   count->excludes(all);

@@ -22,14 +22,6 @@ void print_grid(std::ostream& os, const nlohmann::json& rows) {
   os << "\n";
 }
 
-template <int N>
-int run_order(const SquareArgs& a, magic::SquareKind kind) {
-  magic::SquareProblem<N> p({N, kind, !a.all_orientations});
-  Printer pr;
-  pr.human_solution = print_grid;
-  return execute(p, a.common, pr);
-}
-
 void add_square(CLI::App& app, Action& action) {
   auto args = std::make_shared<SquareArgs>();
   CLI::App* sub = app.add_subcommand("square", "count magic squares of order N (1..N² each once)");
@@ -39,19 +31,19 @@ void add_square(CLI::App& app, Action& action) {
       ->default_str("magic");
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 8 orientations and keep the canonical ones, instead of symmetry breaking");
-  add_common(sub, args->common);
+  add_common(sub, args->common, magic::kSquareLevels);
   add_svg_option(sub, args->common);
   sub->callback([args, &action] {
     action = [args]() -> int {
-      const auto kind = magic::parse_square_kind(args->kind);
-      if (!kind) throw UsageError("unknown --kind '" + args->kind + "' (use " + magic::kSquareKindNames + ")");
-      magic::validate_square(args->order, *kind, magic::kSquareMinOrder, magic::kSquareMaxOrder);
-      switch (args->order) {
-        case 3: return run_order<3>(*args, *kind);
-        case 4: return run_order<4>(*args, *kind);
-        case 5: return run_order<5>(*args, *kind);
-      }
-      return kUsage;
+      if (!magic::parse_square_kind(args->kind))
+        throw UsageError("unknown --kind '" + args->kind + "' (use " + magic::kSquareKindNames + ")");
+      Printer pr;
+      pr.human_solution = print_grid;
+      return execute({{"name", "square"},
+                      {"order", args->order},
+                      {"kind", args->kind},
+                      {"symmetry_breaking", !args->all_orientations}},
+                     args->common, pr);
     };
   });
 }

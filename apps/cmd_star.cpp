@@ -30,25 +30,6 @@ void print_star(std::ostream& os, const nlohmann::json& s) {
   os << "\n";
 }
 
-template <int N>
-int run_n(const magic::StarSpec& spec, const Common& common) {
-  const magic::StarProblem<N> p(spec);
-  Printer pr;
-  pr.by_key_name = "by_sum";
-  pr.human_solution = print_star;
-  pr.extra = {{"lines", p.lines()}};
-  return execute(p, common, pr);
-}
-
-template <int N>
-int dispatch(const magic::StarSpec& spec, const Common& common) {
-  if constexpr (N > magic::kStarMaxN) {
-    throw UsageError("--n must be 5..24");
-  } else {
-    return spec.n == N ? run_n<N>(spec, common) : dispatch<N + 1>(spec, common);
-  }
-}
-
 void add_star(CLI::App& app, Action& action) {
   auto args = std::make_shared<StarArgs>();
   CLI::App* sub = app.add_subcommand(
@@ -68,22 +49,24 @@ void add_star(CLI::App& app, Action& action) {
       ->default_str("auto");
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 2n orientations and keep the canonical ones, instead of symmetry breaking");
-  add_common(sub, args->common);
+  add_common(sub, args->common,
+             std::string(magic::kStarChainLevels) + " (partial-sums: " + magic::kStarPointLevels + ")");
   add_svg_option(sub, args->common);
   sub->callback([args, sum, k, numbers, &action] {
     const bool has_sum = sum->count() > 0, has_k = k->count() > 0, has_numbers = numbers->count() > 0;
     action = [args, has_sum, has_k, has_numbers]() -> int {
       if (has_k && args->equal_lines <= 0)
         throw UsageError("--equal-lines must be more than n/2, got " + std::to_string(args->equal_lines));
-      magic::StarSpec spec;
-      spec.n = args->n;
-      if (has_numbers) spec.numbers = magic::parse_star_numbers(args->numbers);
-      spec.equal_lines = args->equal_lines;
-      if (has_sum) spec.sum = args->sum;
-      spec.symmetry_breaking = !args->all_orientations;
-      for (auto v : {magic::StarSolver::Auto, magic::StarSolver::Chain, magic::StarSolver::PartialSums})
-        if (args->solver == magic::to_string(v)) spec.solver = v;
-      return dispatch<magic::kStarMinN>(magic::normalize_star(spec), args->common);
+      nlohmann::json spec{{"name", "star"},
+                          {"n", args->n},
+                          {"symmetry_breaking", !args->all_orientations},
+                          {"solver", args->solver}};
+      if (has_numbers) spec["numbers"] = args->numbers;
+      if (has_k) spec["equal_lines"] = args->equal_lines;
+      if (has_sum) spec["sum"] = args->sum;
+      Printer pr;
+      pr.human_solution = print_star;
+      return execute(spec, args->common, pr);
     };
   });
 }

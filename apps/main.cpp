@@ -1,12 +1,39 @@
 // magic-enum: the command line.  It parses, calls the engine and prints.
 #include <algorithm>
 #include <iostream>
+#include <new>
+#include <system_error>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "magic/canonical_set.hpp"
-#include "magic/io.hpp"
+#include "magic/core/error.hpp"
 #include "magic/result.hpp"
+
+namespace {
+
+// The one mapping from what the engine throws to an exit code.
+int run_action(const cli::Action& action) {
+  try {
+    return action ? action() : cli::kUsage;
+  } catch (const magic::MemoryLimitError& e) {
+    std::cerr << "magic-enum: error: " << e.what() << " (raise --dedup-memory)\n";
+    return cli::kUsage;
+  } catch (const magic::Error& e) {  // bad input, I/O, checkpoint, usage
+    std::cerr << "magic-enum: error: " << e.what() << "\n";
+    return cli::kUsage;
+  } catch (const std::system_error& e) {  // the file system or the OS refused
+    std::cerr << "magic-enum: error: " << e.what() << "\n";
+    return cli::kUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "magic-enum: error: out of memory\n";
+    return cli::kUsage;
+  } catch (const std::exception& e) {  // a logic_error or worse: a bug, not the user's fault
+    std::cerr << "magic-enum: internal error: " << e.what() << " (please report it)\n";
+    return cli::kInternal;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars and circles"};
@@ -29,18 +56,5 @@ int main(int argc, char** argv) {
     std::cerr << "magic-enum: error: " << msg.substr(0, msg.find('\n')) << " (see --help)\n";
     return cli::kUsage;
   }
-  try {
-    return action ? action() : cli::kUsage;
-  } catch (const cli::UsageError& e) {
-    std::cerr << "magic-enum: error: " << e.what() << "\n";
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "magic-enum: error: " << e.what() << "\n";
-  } catch (const magic::IoError& e) {
-    std::cerr << "magic-enum: error: " << e.what() << "\n";
-  } catch (const magic::MemoryLimitError& e) {
-    std::cerr << "magic-enum: error: " << e.what() << " (raise --dedup-memory)\n";
-  } catch (const std::exception& e) {
-    std::cerr << "magic-enum: error: " << e.what() << "\n";
-  }
-  return cli::kUsage;
+  return run_action(action);
 }

@@ -20,7 +20,7 @@ bool Checkpoint::load() {
   try {
     in >> j;
     if (j.at("signature") != signature_)
-      throw std::runtime_error("checkpoint " + path_ + " belongs to a different run (" +
+      throw CheckpointError("checkpoint " + path_ + " belongs to a different run (" +
                                j.at("signature").dump() + ")");
     for (const auto& t : j.at("tasks")) {
       TaskRecord r;
@@ -29,12 +29,12 @@ bool Checkpoint::load() {
       r.nodes = t.at("nodes").get<std::uint64_t>();
       r.cpu_seconds = t.at("cpu").get<double>();
       if (!Digest::parse(t.at("digest").get<std::string>(), r.digest))
-        throw std::runtime_error("bad digest");
+        throw CheckpointError("checkpoint " + path_ + " is corrupt: bad digest");
       for (const auto& kv : t.at("by_key")) r.by_key[kv.at(0).get<std::int64_t>()] = kv.at(1).get<std::uint64_t>();
       done_[t.at("task").get<std::uint64_t>()] = r;
     }
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error("checkpoint " + path_ + " is corrupt: " + e.what());
+    throw CheckpointError("checkpoint " + path_ + " is corrupt: " + e.what());
   }
   return true;
 }

@@ -15,7 +15,7 @@ std::string to_string(CircleMethod m) { return m == CircleMethod::Exhaustive ? "
 
 void validate_circle(const CircleSpec& spec) {
   if (spec.n < kCircleMinN || spec.n > kCircleMaxN)
-    throw std::invalid_argument("circle size n must be in " + std::to_string(kCircleMinN) + ".." +
+    throw SpecError("circle size n must be in " + std::to_string(kCircleMinN) + ".." +
                                 std::to_string(kCircleMaxN) + ", got " + std::to_string(spec.n));
 }
 
@@ -35,16 +35,6 @@ nlohmann::json circle_to_json(const CircleSolution& s, int n) {
   nlohmann::json a = nlohmann::json::array();
   for (int i = 0; i < n; ++i) a.push_back(s[i]);
   return a;
-}
-
-int CircleProblem::default_split_depth() const {
-  // At depth 5 (1010 tasks from n = 14 on) two threads finish together
-  // (CPU / wall = 1.99 at n = 15 and 1.98 at n = 17); depths 3..6 time the
-  // same at n = 15, deeper only adds per-task overhead.
-  if (n_ <= 8) return 2;
-  if (n_ <= 11) return 3;
-  if (n_ <= 13) return 4;
-  return 5;
 }
 
 namespace {
@@ -211,22 +201,18 @@ std::optional<CircleSolution> CircleMultiplierProblem::circle_of(const std::uint
   return circle_canonical(c, n_);
 }
 
-namespace {
-template <class P>
-SpecRun run_one(const P& p, const RunOptions& ro) {
-  return {p.describe(), run(p, ro)};
-}
-}  // namespace
-
-SpecRun run_circle_spec(const nlohmann::json& spec, const RunOptions& ro) {
+CircleSpec circle_spec_from_json(const nlohmann::json& spec) {
   if (!spec.contains("n") || !spec.at("n").is_number_integer())
-    throw std::invalid_argument("circle spec needs an integer \"n\": " + spec.dump());
-  const auto method = parse_circle_method(spec.value("method", "exhaustive"));
-  if (!method) throw std::invalid_argument(std::string("unknown circle method (use ") + kCircleMethodNames + ") in " + spec.dump());
-  const int n = spec.at("n").get<int>();
-  validate_circle({n, *method});
-  if (*method == CircleMethod::Exhaustive) return run_one(CircleProblem(n), ro);
-  return run_one(CircleMultiplierProblem(n), ro);
+    throw SpecError("circle spec needs an integer \"n\": " + spec.dump());
+  std::optional<CircleMethod> method;
+  try {
+    method = parse_circle_method(spec.value("method", "exhaustive"));
+  } catch (const nlohmann::json::exception&) {
+  }
+  if (!method) throw SpecError(std::string("unknown circle method (use ") + kCircleMethodNames + ") in " + spec.dump());
+  const CircleSpec s{spec.at("n").get<int>(), *method};
+  validate_circle(s);
+  return s;
 }
 
 }  // namespace magic

@@ -23,19 +23,19 @@ std::string quote(std::string_view t) {
 
 // Shape checks shared by both input forms: rows[r] holds row r.
 Puzzle from_rows(const std::vector<std::vector<std::int64_t>>& rows) {
-  if (rows.empty()) throw std::invalid_argument("empty grid: expected N rows of N numbers");
+  if (rows.empty()) throw SpecError("empty grid: expected N rows of N numbers");
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    if (rows[r].empty()) throw std::invalid_argument("row " + std::to_string(r + 1) + " is empty");
+    if (rows[r].empty()) throw SpecError("row " + std::to_string(r + 1) + " is empty");
     if (rows[r].size() != rows[0].size())
-      throw std::invalid_argument("ragged grid: row " + std::to_string(r + 1) + " has " + numbers(rows[r].size()) +
+      throw SpecError("ragged grid: row " + std::to_string(r + 1) + " has " + numbers(rows[r].size()) +
                                   ", row 1 has " + numbers(rows[0].size()));
   }
   if (rows.size() != rows[0].size())
-    throw std::invalid_argument("grid is not square: " + std::to_string(rows.size()) +
+    throw SpecError("grid is not square: " + std::to_string(rows.size()) +
                                 (rows.size() == 1 ? " row of " : " rows of ") + numbers(rows[0].size()));
   const int n = static_cast<int>(rows.size());
   if (n < kCompleteMinOrder || n > kCompleteMaxOrder)
-    throw std::invalid_argument("order " + std::to_string(n) + " is not supported (orders " +
+    throw SpecError("order " + std::to_string(n) + " is not supported (orders " +
                                 std::to_string(kCompleteMinOrder) + " to " + std::to_string(kCompleteMaxOrder) +
                                 ")");
   Puzzle p;
@@ -47,18 +47,18 @@ Puzzle from_rows(const std::vector<std::vector<std::int64_t>>& rows) {
 }  // namespace
 
 Puzzle parse_puzzle(const nlohmann::json& j) {
-  if (!j.is_array()) throw std::invalid_argument("expected a list of rows, got " + std::string(j.type_name()));
+  if (!j.is_array()) throw SpecError("expected a list of rows, got " + std::string(j.type_name()));
   // Anything larger is not a grid we could support; stop before copying it.
-  if (j.size() > 64) throw std::invalid_argument("grid has " + std::to_string(j.size()) + " rows; at most " +
+  if (j.size() > 64) throw SpecError("grid has " + std::to_string(j.size()) + " rows; at most " +
                                                  std::to_string(kCompleteMaxOrder) + " are supported");
   std::vector<std::vector<std::int64_t>> rows;
   for (std::size_t r = 0; r < j.size(); ++r) {
     const auto& row = j[r];
     if (!row.is_array())
-      throw std::invalid_argument("row " + std::to_string(r + 1) + " is not a list of numbers (got " +
+      throw SpecError("row " + std::to_string(r + 1) + " is not a list of numbers (got " +
                                   row.type_name() + ")");
     if (row.size() > 64)
-      throw std::invalid_argument("row " + std::to_string(r + 1) + " has " + std::to_string(row.size()) +
+      throw SpecError("row " + std::to_string(r + 1) + " has " + std::to_string(row.size()) +
                                   " numbers; at most " + std::to_string(kCompleteMaxOrder) + " are supported");
     rows.emplace_back();
     for (std::size_t c = 0; c < row.size(); ++c) {
@@ -73,7 +73,7 @@ Puzzle parse_puzzle(const nlohmann::json& j) {
         rows.back().push_back(x.get<std::int64_t>());
       } else {
         std::string got = x.dump();
-        throw std::invalid_argument(at + ": expected a whole number, got " + quote(got));
+        throw SpecError(at + ": expected a whole number, got " + quote(got));
       }
     }
   }
@@ -83,7 +83,7 @@ Puzzle parse_puzzle(const nlohmann::json& j) {
 Puzzle parse_puzzle(std::string_view text) {
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 BOM
   const auto first = text.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string_view::npos) throw std::invalid_argument("empty input: expected a grid");
+  if (first == std::string_view::npos) throw SpecError("empty input: expected a grid");
   if (text[first] == '[') {
     nlohmann::json j;
     try {
@@ -92,7 +92,7 @@ Puzzle parse_puzzle(std::string_view text) {
       std::string msg = e.what();
       if (const auto k = msg.find("] "); msg.rfind("[json.exception", 0) == 0 && k != std::string::npos)
         msg = msg.substr(k + 2);
-      throw std::invalid_argument("malformed JSON: " + msg);
+      throw SpecError("malformed JSON: " + msg);
     }
     return parse_puzzle(j);
   }
@@ -129,19 +129,19 @@ Puzzle parse_puzzle(std::string_view text) {
       if (*b == '+') ++b;
       const auto [ptr, ec] = std::from_chars(b, e, v);
       if (ec == std::errc::result_out_of_range && ptr == e)
-        throw std::invalid_argument("line " + std::to_string(line_no) + ": number " + quote(tok) + " is far too large");
+        throw SpecError("line " + std::to_string(line_no) + ": number " + quote(tok) + " is far too large");
       if (ec != std::errc{} || ptr != e || b == e)
-        throw std::invalid_argument("line " + std::to_string(line_no) + ": expected a whole number, got " +
+        throw SpecError("line " + std::to_string(line_no) + ": expected a whole number, got " +
                                     quote(tok));
       row.push_back(v);
       if (row.size() > 64)
-        throw std::invalid_argument("line " + std::to_string(line_no) + " has more than 64 numbers; at most " +
+        throw SpecError("line " + std::to_string(line_no) + " has more than 64 numbers; at most " +
                                     std::to_string(kCompleteMaxOrder) + " are supported");
     }
     if (row.empty()) continue;
     rows.push_back(std::move(row));
     if (rows.size() > 64)
-      throw std::invalid_argument("grid has more than 64 rows; at most " + std::to_string(kCompleteMaxOrder) +
+      throw SpecError("grid has more than 64 rows; at most " + std::to_string(kCompleteMaxOrder) +
                                   " are supported");
   }
   return from_rows(rows);
@@ -166,24 +166,24 @@ std::string group_name(int n, const SumGroup& g) {
 std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind) {
   const int n = p.order;
   if (n < kCompleteMinOrder || n > kCompleteMaxOrder)
-    throw std::invalid_argument("order " + std::to_string(n) + " is not supported (orders " +
+    throw SpecError("order " + std::to_string(n) + " is not supported (orders " +
                                 std::to_string(kCompleteMinOrder) + " to " + std::to_string(kCompleteMaxOrder) +
                                 ")");
   if (p.cells.size() != static_cast<std::size_t>(n * n))
-    throw std::invalid_argument("grid of order " + std::to_string(n) + " needs " + std::to_string(n * n) +
+    throw SpecError("grid of order " + std::to_string(n) + " needs " + std::to_string(n * n) +
                                 " cells");
   validate_square(n, kind, kCompleteMinOrder, kCompleteMaxOrder);
   const std::int64_t nn = n * n;
   std::vector<int> at(n * n + 1, -1);  // where each value is given
   for (int c = 0; c < n * n; ++c) {
     const std::int64_t v = p.cells[c];
-    if (v < 0) throw std::invalid_argument("negative number " + std::to_string(v) + " at " + where(n, c));
+    if (v < 0) throw SpecError("negative number " + std::to_string(v) + " at " + where(n, c));
     if (v > nn)
-      throw std::invalid_argument("number " + std::to_string(v) + " at " + where(n, c) + " is above " +
+      throw SpecError("number " + std::to_string(v) + " at " + where(n, c) + " is above " +
                                   std::to_string(nn) + " (values are 1.." + std::to_string(nn) + ", 0 = blank)");
     if (v == 0) continue;
     if (at[v] >= 0)
-      throw std::invalid_argument("number " + std::to_string(v) + " is given twice, at " + where(n, at[v]) +
+      throw SpecError("number " + std::to_string(v) + " is given twice, at " + where(n, at[v]) +
                                   " and at " + where(n, c));
     at[v] = c;
   }
@@ -196,29 +196,34 @@ std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind) {
       full = full && p.cells[c] != 0;
     }
     if (sum > g.target)
-      throw std::invalid_argument(group_name(n, g) + " already sums to " + std::to_string(sum) + ", over its sum " +
+      throw SpecError(group_name(n, g) + " already sums to " + std::to_string(sum) + ", over its sum " +
                                   std::to_string(g.target));
     if (full && sum != g.target)
-      throw std::invalid_argument(group_name(n, g) + " is full but sums to " + std::to_string(sum) +
+      throw SpecError(group_name(n, g) + " is full but sums to " + std::to_string(sum) +
                                   ", not " + std::to_string(g.target));
   }
   return groups;
 }
 
-SpecRun run_complete(const nlohmann::json& spec, const RunOptions& ro) {
+CompleteSpec complete_spec_from_json(const nlohmann::json& spec) {
+  if (!spec.contains("grid")) throw SpecError("complete spec needs a \"grid\": " + spec.dump());
   const auto& grid = spec.at("grid");
   CompleteSpec cs;
   cs.puzzle = grid.is_string() ? parse_puzzle(std::string_view(grid.get_ref<const std::string&>()))
                                : parse_puzzle(grid);
-  const auto kind = parse_square_kind(spec.value("kind", "magic"));
-  if (!kind) throw std::invalid_argument("unknown square kind in " + spec.dump());
+  std::optional<SquareKind> kind;
+  std::string mode;
+  try {
+    kind = parse_square_kind(spec.value("kind", "magic"));
+    mode = spec.value("mode", "count");
+  } catch (const nlohmann::json::exception& e) {
+    throw SpecError("malformed complete spec " + spec.dump() + ": " + e.what());
+  }
+  if (!kind) throw SpecError("unknown square kind in " + spec.dump());
   cs.kind = *kind;
-  const std::string mode = spec.value("mode", "count");
-  if (mode != "count" && mode != "first") throw std::invalid_argument("mode must be count or first, got " + mode);
+  if (mode != "count" && mode != "first") throw SpecError("mode must be count or first, got " + mode);
   cs.exhaustive = mode == "count";
-  RunOptions o = ro;
-  if (!cs.exhaustive && o.stop_after == 0) o.stop_after = 1;
-  return with_complete_problem(cs, [&](const auto& p) { return SpecRun{p.describe(), run(p, o)}; });
+  return cs;
 }
 
 std::string impossible_reason(int order, SquareKind kind) {

@@ -10,7 +10,7 @@ namespace magic {
 
 StarGeometry star_geometry(int n) {
   if (n < kStarMinN || n > kStarMaxN)
-    throw std::invalid_argument("star: n must be " + std::to_string(kStarMinN) + ".." + std::to_string(kStarMaxN));
+    throw SpecError("star: n must be " + std::to_string(kStarMinN) + ".." + std::to_string(kStarMaxN));
   StarGeometry g;
   g.n = n;
   g.xy.resize(2 * n);
@@ -44,7 +44,7 @@ StarGeometry star_geometry(int n) {
 
 std::vector<int> parse_star_numbers(std::string_view text) {
   auto bad = [&](const std::string& why) {
-    return std::invalid_argument("--numbers '" + std::string(text) + "': " + why);
+    return SpecError("numbers '" + std::string(text) + "': " + why);
   };
   auto number = [&](std::string_view t) {
     if (t.empty() || t.size() > 9) throw bad("expected numbers like 1..12 or 1,2,4,5");
@@ -107,7 +107,7 @@ std::string format_star_numbers(const std::vector<int>& v) {
 StarSpec normalize_star(StarSpec spec) {
   const int n = spec.n;
   if (n < kStarMinN || n > kStarMaxN)
-    throw std::invalid_argument("star: n must be " + std::to_string(kStarMinN) + ".." +
+    throw SpecError("star: n must be " + std::to_string(kStarMinN) + ".." +
                                 std::to_string(kStarMaxN) + ", got " + std::to_string(n));
   if (spec.numbers.empty())
     for (int v = 1; v <= 2 * n; ++v) spec.numbers.push_back(v);
@@ -115,23 +115,23 @@ StarSpec normalize_star(StarSpec spec) {
   std::sort(v.begin(), v.end());
   const std::string given = format_star_numbers(v);
   if (std::adjacent_find(v.begin(), v.end()) != v.end())
-    throw std::invalid_argument("--numbers " + given + ": a number is given twice");
-  if (v.front() < 1) throw std::invalid_argument("--numbers: numbers must be positive");
+    throw SpecError("numbers " + given + ": a number is given twice");
+  if (v.front() < 1) throw SpecError("numbers must be positive");
   if (v.back() > kStarMaxValue)
-    throw std::invalid_argument("--numbers: numbers must be at most " + std::to_string(kStarMaxValue));
+    throw SpecError("numbers must be at most " + std::to_string(kStarMaxValue));
   if (static_cast<int>(v.size()) < 2 * n)
-    throw std::invalid_argument("--numbers " + given + ": the star has " + std::to_string(2 * n) +
+    throw SpecError("numbers " + given + ": the star has " + std::to_string(2 * n) +
                                 " points but only " + std::to_string(v.size()) + " numbers are given");
   if (v.back() - v.front() >= kStarMaxSpan)
-    throw std::invalid_argument("--numbers " + given + ": the numbers must lie within 64 consecutive integers");
+    throw SpecError("numbers " + given + ": the numbers must lie within 64 consecutive integers");
   if (spec.equal_lines == 0) spec.equal_lines = n;
   if (spec.equal_lines > n || 2 * spec.equal_lines <= n)
-    throw std::invalid_argument("--equal-lines must be " + std::to_string(n / 2 + 1) + ".." + std::to_string(n) +
+    throw SpecError("the number of equal lines must be " + std::to_string(n / 2 + 1) + ".." + std::to_string(n) +
                                 " for n = " + std::to_string(n) + " (more than half the lines, so the common sum is unique), got " +
                                 std::to_string(spec.equal_lines));
-  if (spec.sum && *spec.sum < 1) throw std::invalid_argument("--sum must be positive");
+  if (spec.sum && *spec.sum < 1) throw SpecError("the common sum must be positive");
   if (spec.solver == StarSolver::Chain && spec.equal_lines != n)
-    throw std::invalid_argument("star: the chain solver needs all lines equal");
+    throw SpecError("star: the chain solver needs all lines equal");
   return spec;
 }
 
@@ -151,35 +151,11 @@ StarSpec star_spec_from_json(const nlohmann::json& j) {
     bool known = false;
     for (StarSolver v : {StarSolver::Auto, StarSolver::Chain, StarSolver::PartialSums})
       if (solver == to_string(v)) s.solver = v, known = true;
-    if (!known) throw std::invalid_argument("star: unknown solver '" + solver + "'");
+    if (!known) throw SpecError("star: unknown solver '" + solver + "'");
   } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument("malformed star spec " + j.dump() + ": " + e.what());
+    throw SpecError("malformed star spec " + j.dump() + ": " + e.what());
   }
   return normalize_star(s);
-}
-
-namespace {
-
-template <int N>
-SpecRun run_n(const StarSpec& s, const RunOptions& ro) {
-  const StarProblem<N> p(s);
-  return {p.describe(), run(p, ro)};
-}
-
-template <int N>
-SpecRun dispatch(const StarSpec& s, const RunOptions& ro) {
-  if constexpr (N > kStarMaxN) {
-    throw std::invalid_argument("star: unsupported n");
-  } else {
-    return s.n == N ? run_n<N>(s, ro) : dispatch<N + 1>(s, ro);
-  }
-}
-
-}  // namespace
-
-SpecRun run_star(const nlohmann::json& spec, const RunOptions& ro) {
-  const StarSpec s = star_spec_from_json(spec);
-  return dispatch<kStarMinN>(s, ro);
 }
 
 }  // namespace magic

@@ -27,10 +27,10 @@ const char* to_string(SquareKind k) {
 
 void validate_square(int order, SquareKind kind, int min_order, int max_order) {
   if (order < min_order || order > max_order)
-    throw std::invalid_argument("order must be between " + std::to_string(min_order) + " and " +
+    throw SpecError("order must be between " + std::to_string(min_order) + " and " +
                                 std::to_string(max_order) + ", got " + std::to_string(order));
   if (kind == SquareKind::MostPerfect && order % 4 != 0)
-    throw std::invalid_argument("most-perfect squares are defined only for orders divisible by 4, got " +
+    throw SpecError("most-perfect squares are defined only for orders divisible by 4, got " +
                                 std::to_string(order));
 }
 

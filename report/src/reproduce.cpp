@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 
 #include "magic/io.hpp"
-#include "magic/problems.hpp"
+#include "magic/registry.hpp"
 #include "magic/result.hpp"
 #include "magic/svg.hpp"
 
@@ -68,7 +68,7 @@ bool baseline_due(const nlohmann::json& b, const ReproduceOptions& opt) {
   if (when == "all") return opt.all_baselines;
   if (when == "full") return opt.full || opt.all_baselines;
   if (when == "quick") return true;
-  throw std::invalid_argument("documents data: baseline \"when\" must be quick, full or all, got \"" + when + "\"");
+  throw SpecError("documents data: baseline \"when\" must be quick, full or all, got \"" + when + "\"");
 }
 
 bool counts_match(const nlohmann::json& doc, const nlohmann::json& ours) {
@@ -120,7 +120,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     ro.on_solution = [&](const nlohmann::json& s) { sols.push_back(s); };
     const SpecRun run = run_spec(row.at("spec"), ro);
     const RunResult& r = run.result;
-    const std::string key_name = by_key_name(run.problem);
+    const std::string key_name = by_key_name(run.problem.value("name", ""));
     const nlohmann::json counts = counts_json(r, key_name);
 
     nlohmann::json result{{"problem", run.problem}, {"solutions", sols}, {"counts", counts},

@@ -1,5 +1,7 @@
 #include "magic/svg.hpp"
 
+#include "magic/registry.hpp"
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -74,17 +76,13 @@ void draw_star_panel(std::ostringstream& body, int panel, int panel_size, const 
                      const nlohmann::json& solution);
 
 std::string render_svg(const nlohmann::json& problem, const std::vector<nlohmann::json>& solutions) {
-  const std::string name = problem.value("name", "");
+  const Picture picture = picture_of(problem.value("name", ""));
   Canvas cv;
   for (const auto& s : solutions) {
-    if (name == "square" || name == "complete") {
-      draw_grid(cv, s);
-    } else if (name == "circle") {
-      draw_circle(cv, s);
-    } else if (name == "star") {
-      draw_star_panel(cv.body, cv.panels++, kPanel, problem, s);
-    } else {
-      throw std::invalid_argument("no picture for problem '" + name + "'");
+    switch (picture) {
+      case Picture::Grid: draw_grid(cv, s); break;
+      case Picture::Circle: draw_circle(cv, s); break;
+      case Picture::Star: draw_star_panel(cv.body, cv.panels++, kPanel, problem, s); break;
     }
   }
   return cv.finish(title_of(problem, solutions.size()));

@@ -11,13 +11,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "magic/core/error.hpp"
 #include "magic/digest.hpp"
 
 namespace magic {
-
-struct MemoryLimitError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 class CanonicalSet {
  public:

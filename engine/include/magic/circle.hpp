@@ -28,13 +28,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/problems.hpp"
-#include "magic/runner.hpp"
+#include "magic/core/error.hpp"
+#include "magic/core/problem.hpp"
 
 namespace magic {
 
 inline constexpr int kCircleMinN = 3;
 inline constexpr int kCircleMaxN = 40;
+// What one level of --split-depth is, per method.
+inline constexpr const char* kCircleLevels = "exhaustive: a level is one placed number (1 is placed at the root)";
+inline constexpr const char* kCircleMultiplierLevels = "multiplier: a level is one orbit taken into the difference set";
 // Arc sums are below S = n(n-1)+1 <= 1561; bit S and the padding above are
 // kept set so that no sum ever reaches them.
 inline constexpr int kCircleMaxWords = (kCircleMaxN * (kCircleMaxN - 1) + 1) / 64 + 1;  // 25
@@ -49,7 +52,7 @@ struct CircleSpec {
   CircleMethod method = CircleMethod::Exhaustive;
 };
 
-// Throws std::invalid_argument with a one-line message for n outside 3..40.
+// Throws SpecError with a one-line message for n outside 3..40.
 void validate_circle(const CircleSpec& spec);
 
 // A circle, padded with zeros.  uint16: values stay below n(n-1)+1 <= 1561.
@@ -215,9 +218,9 @@ class CircleSearch {
   // Visits the states `depth` placements below `s` (or leaves reached
   // earlier) in a fixed order.
   template <class F>
-  void expand(const CircleState& s, int depth, F&& on_prefix) {
+  void expand(const CircleState& s, int depth, F&& sink) {
     load(s);
-    ExpandMode<F> ex{on_prefix, s.placed + depth};  // levels here are placed counts
+    ExpandMode<F> ex{sink, s.placed + depth};  // levels here are placed counts
     node(u_start_, next_, ex);
   }
 
@@ -558,19 +561,8 @@ class CircleSearch {
   template <class Mode>
   void node(const Bits& u, int m, Mode& md) {
     const int r = n_ - placed_;  // numbers still to place
-    if constexpr (Mode::kExpand) {
-      if (r == 1 || placed_ == md.depth) {
-        md.on_prefix(snapshot(u, m));
-        return;
-      }
-    } else {
-      ++md.ctx.nodes;
-      if (md.ctx.stopped()) return;
-      if (r == 1) {
-        md.ctx.emit(complete());
-        return;
-      }
-    }
+    if (md.enter(placed_, r == 1, [&] { return snapshot(u, m); })) return;
+    if (r == 1) return md.emit(complete());
     if (r * m + r * (r - 1) / 2 > S_ - sum_) return;
     const int k = k_;
     const bool mirror = k == placed_;  // every run a single number
@@ -821,16 +813,16 @@ class CircleProblem {
   explicit CircleProblem(int n) : n_(n) { validate_circle({n, CircleMethod::Exhaustive}); }
 
   nlohmann::json describe() const { return {{"name", "circle"}, {"n", n_}, {"method", "exhaustive"}}; }
-  int default_split_depth() const;
+  static const char* describe_levels() { return kCircleLevels; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return true; }
   int n() const { return n_; }
 
   template <class F>
-  void expand(int depth, F&& on_prefix) const {
+  void expand(int depth, F&& sink) const {
     with_circle_search(n_, [&](auto& s) {
       using S = std::remove_reference_t<decltype(s)>;
-      s.expand(S::root(n_), depth, on_prefix);
+      s.expand(S::root(n_), depth, sink);
     });
   }
 
@@ -900,13 +892,13 @@ class CircleMultiplierProblem {
     return {{"name", "circle"}, {"n", n_}, {"method", "multiplier"}, {"multipliers", orb_.multipliers},
             {"orbits", orb_.orbits.size()}};
   }
-  int default_split_depth() const { return 2; }
+  static const char* describe_levels() { return kCircleMultiplierLevels; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return true; }
 
   template <class F>
-  void expand(int depth, F&& on_prefix) const {
-    ExpandMode<F> ex{on_prefix, depth};
+  void expand(int depth, F&& sink) const {
+    ExpandMode<F> ex{sink, depth};
     for (const State& r : roots_) dfs(r, ex);
   }
 
@@ -962,19 +954,12 @@ class CircleMultiplierProblem {
 
   template <class Mode>
   void dfs(const State& s, Mode& md) const {
-    if constexpr (Mode::kExpand) {
-      if (s.chosen == md.depth || s.size == n_) {
-        md.on_prefix(s);
-        return;
-      }
-    } else {
-      ++md.ctx.nodes;
-      if (md.ctx.stopped()) return;
-      if (s.size == n_) {
-        if (s.sum == 0)
-          for (const Solution& c : circles_from(s)) md.ctx.emit(c);
-        return;
-      }
+    const bool leaf = s.size == n_;
+    if (md.enter(s.chosen, leaf, s)) return;
+    if (leaf) {
+      if (s.sum == 0)
+        for (const Solution& c : circles_from(s)) md.emit(c);
+      return;
     }
     const int need = n_ - s.size;
     if (room(s.cand) < need) return;
@@ -1007,7 +992,22 @@ class CircleMultiplierProblem {
   std::vector<int> inverse_;                   // of each unit mod v, 0 for non-units
 };
 
-// Runs {"name":"circle","n":N,"method":...} (see problems.cpp).
-SpecRun run_circle_spec(const nlohmann::json& spec, const RunOptions& ro);
+static_assert(Problem<CircleProblem>);
+static_assert(Problem<CircleMultiplierProblem>);
+
+// {"n": N, "method": "exhaustive"}; throws SpecError.
+CircleSpec circle_spec_from_json(const nlohmann::json& spec);
+
+// The registry's entry (magic/registry.hpp).
+struct CircleFamily {
+  static constexpr const char* kName = "circle";
+  static constexpr Picture kPicture = Picture::Circle;
+  template <class F>
+  static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
+    const CircleSpec s = circle_spec_from_json(spec);
+    if (s.method == CircleMethod::Exhaustive) return f(CircleProblem(s.n));
+    return f(CircleMultiplierProblem(s.n));
+  }
+};
 
 }  // namespace magic

@@ -46,14 +46,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/problems.hpp"
-#include "magic/runner.hpp"
+#include "magic/core/error.hpp"
+#include "magic/core/problem.hpp"
 #include "magic/sum_groups.hpp"
 
 namespace magic {
 
 inline constexpr int kCompleteMinOrder = 3;
 inline constexpr int kCompleteMaxOrder = 8;
+// What one level of --split-depth is.
+inline constexpr const char* kCompleteLevels = "a level is one branching decision; forced cells settle within it";
 
 // A grid as given: order N and N² cells, row-major, 0 = blank.  Values are
 // kept wide so that out-of-range input can be reported as it was written.
@@ -64,14 +66,14 @@ struct Puzzle {
 
 // Reads the CheckiO JSON form ([[2,7,6],[9,5,1],[4,3,0]]) or a plain-text
 // grid (whitespace-separated numbers, one row per line; '.' is a blank, '#'
-// starts a comment).  Checks the shape only; throws std::invalid_argument
+// starts a comment).  Checks the shape only; throws SpecError
 // with a one-line message.
 Puzzle parse_puzzle(std::string_view text);
 Puzzle parse_puzzle(const nlohmann::json& rows);
 
 // Checks the order, the range of every number, repeated givens and groups the
 // givens already break (over the target, or full with the wrong sum).
-// Throws std::invalid_argument naming the problem; returns the kind's groups.
+// Throws SpecError naming the problem; returns the kind's groups.
 std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind);
 
 // Orders and kinds for which no square of that kind exists at all, so every
@@ -88,9 +90,9 @@ struct CompleteSpec {
   bool exhaustive = true;  // counting / --all: tasks; false: a few completions by restarts
 };
 
-// run_spec's entry: {"name":"complete", "grid":[[...]] or "text grid", "kind":"magic",
-// "mode":"count"|"first"}.  "first" stops after one completion unless `ro` says otherwise.
-SpecRun run_complete(const nlohmann::json& spec, const RunOptions& ro);
+// {"grid": [[...]] or "text grid", "kind": "magic", "mode": "count" | "first"}
+// ("first": restarts, see above); throws SpecError.
+CompleteSpec complete_spec_from_json(const nlohmann::json& spec);
 
 template <int N, int G>
 class CompleteProblem {
@@ -110,7 +112,7 @@ class CompleteProblem {
   static_assert(kCells <= 64, "values and cells must fit in a uint64 mask");
 
   explicit CompleteProblem(const CompleteSpec& spec) : spec_(spec) {
-    if (spec.puzzle.order != N) throw std::invalid_argument("order mismatch");
+    if (spec.puzzle.order != N) throw SpecError("order mismatch");
     const auto groups = check_puzzle(spec.puzzle, spec.kind);
     if (static_cast<int>(groups.size()) > G) throw std::logic_error("too many sum groups for this instantiation");
     n_groups_ = static_cast<int>(groups.size());
@@ -148,9 +150,8 @@ class CompleteProblem {
             {"grid", rows}};
   }
 
-  // Counting wants enough tasks to balance; a first solution wants few, since
-  // every task before the one holding it must finish anyway.
-  int default_split_depth() const { return spec_.exhaustive ? 3 : 0; }
+  // Restarts are one task: a first solution would wait for every task before it.
+  static const char* describe_levels() { return kCompleteLevels; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return false; }
   Solution canonical(const Solution& s) const { return s; }
@@ -168,20 +169,20 @@ class CompleteProblem {
   }
 
   template <class F>
-  void expand(int depth, F&& on_prefix) const {
+  void expand(int depth, F&& sink) const {
     if (impossible_) return;
     if (!spec_.exhaustive) {
-      on_prefix(root_);  // restarts are one serial task
+      sink(root_, true);  // restarts are one serial task
       return;
     }
-    ExpandMode<F> ex{on_prefix, depth};
+    ExpandMode<F> ex{sink, depth};
     dfs(root_, ex);
   }
 
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {
     if (spec_.exhaustive) {
-      Solver<Ctx> sv{ctx};
+      Solver<Ctx> sv{{ctx}};
       dfs(s, sv);
       return;
     }
@@ -190,7 +191,7 @@ class CompleteProblem {
     std::set<Solution> seen;
     double budget = kFirstBudget;
     for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
-      Solver<Ctx> sv{ctx, attempt, static_cast<std::uint64_t>(budget), &seen};
+      Solver<Ctx> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, &seen};
       dfs(s, sv);
       if (ctx.aborted() || !sv.exhausted) return;
     }
@@ -202,14 +203,11 @@ class CompleteProblem {
   static constexpr std::uint64_t kAllValues = kCells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kCells) - 1;
   static constexpr std::uint64_t kAllCells = kAllValues;
 
+  // A node-budgeted search (exhausted: the attempt failed) plus the restart's own state.
   template <class Ctx>
-  struct Solver {
-    Ctx& ctx;
-    std::uint32_t attempt = 0;      // 0: the plain heuristic; else a seed for tie-breaks
-    std::uint64_t budget = ~std::uint64_t{0};  // nodes this attempt may still visit
-    std::set<Solution>* seen = nullptr;        // completions already emitted by earlier restarts
-    bool exhausted = false;                    // the budget ran out: the attempt failed
-    static constexpr bool kExpand = false;
+  struct Solver : SolveMode<Ctx, true> {
+    std::uint32_t attempt = 0;           // 0: the plain heuristic; else a seed for tie-breaks
+    std::set<Solution>* seen = nullptr;  // completions already emitted by earlier restarts
   };
 
   enum class Status { Dead, Solved, Branch };
@@ -424,22 +422,9 @@ class CompleteProblem {
 
   template <class Mode>
   void dfs(State s, Mode& m) const {
+    if (m.enter(s.depth, false, s)) return;
     std::uint32_t attempt = 0;
-    if constexpr (Mode::kExpand) {
-      if (s.depth >= m.depth) {
-        m.on_prefix(s);
-        return;
-      }
-    } else {
-      ++m.ctx.nodes;
-      if (m.ctx.stopped()) return;
-      if (m.budget == 0) {
-        m.exhausted = true;
-        return;
-      }
-      --m.budget;
-      attempt = m.attempt;
-    }
+    if constexpr (!Mode::kExpand) attempt = m.attempt;
     int cell = -1;
     std::uint64_t cands = 0;
     switch (settle(s, attempt, cell, cands)) {
@@ -447,9 +432,9 @@ class CompleteProblem {
         return;
       case Status::Solved:
         if constexpr (Mode::kExpand) {
-          m.on_prefix(s);
+          m.sink(s, true);
         } else if (!m.seen || m.seen->insert(s.v).second) {
-          m.ctx.emit(s.v);
+          m.emit(s.v);
         }
         return;
       case Status::Branch:
@@ -462,8 +447,7 @@ class CompleteProblem {
       place(t, cell, order[i]);
       ++t.depth;
       dfs(t, m);
-      if constexpr (!Mode::kExpand)
-        if (m.ctx.aborted() || m.exhausted) return;
+      if (m.aborted()) return;
     }
   }
 
@@ -475,6 +459,8 @@ class CompleteProblem {
   State root_;
   bool impossible_ = false;
 };
+
+static_assert(Problem<CompleteProblem<3, 4 * 3 + 8>>);
 
 // Group capacities: plain lines (rows, columns, (broken) diagonals and a few
 // implied groups) or the rich kinds with pairs and 2x2 blocks.
@@ -500,7 +486,21 @@ decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
     case 8: return pick(std::integral_constant<int, 8>{});
   }
   check_puzzle(spec.puzzle, spec.kind);  // names what is wrong with the order
-  throw std::invalid_argument("unsupported order");
+  throw SpecError("unsupported order");
 }
+
+// The registry's entry (magic/registry.hpp).
+struct CompleteFamily {
+  static constexpr const char* kName = "complete";
+  static constexpr Picture kPicture = Picture::Grid;
+  template <class F>
+  static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
+    return with_complete_problem(complete_spec_from_json(spec), f);
+  }
+  // "first" means one completion unless the run asks for more.
+  static std::uint64_t default_stop_after(const nlohmann::json& spec) {
+    return spec.value("mode", "count") == "first" ? 1 : 0;
+  }
+};
 
 }  // namespace magic

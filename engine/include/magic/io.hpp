@@ -3,14 +3,11 @@
 // into place on commit(), so a failed or interrupted run never leaves a
 // half-written result behind.  "-" means stdout (no temp file, no rename).
 #include <cstdio>
-#include <stdexcept>
 #include <string>
 
-namespace magic {
+#include "magic/core/error.hpp"
 
-struct IoError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace magic {
 
 class AtomicFile {
  public:
@@ -19,7 +16,6 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  std::FILE* get() { return f_; }
   void write(const std::string& s);
   void commit();
   const std::string& path() const { return path_; }

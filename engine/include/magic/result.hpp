@@ -41,7 +41,6 @@ class ResultWriter {
   void solution(const nlohmann::json& s);
   // `rest` holds every top-level field except problem and solutions.
   void finish(const nlohmann::json& rest);
-  std::uint64_t solutions_written() const { return n_; }
 
  private:
   std::unique_ptr<AtomicFile> json_;

@@ -18,19 +18,24 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/runner.hpp"
+#include "magic/core/error.hpp"
+#include "magic/core/problem.hpp"
 #include "magic/sum_groups.hpp"
 
 namespace magic {
 
 inline constexpr int kSquareMinOrder = 3;
 inline constexpr int kSquareMaxOrder = 5;
+// What one level of --split-depth is.
+inline constexpr const char* kSquareLevels = "a level is one placed cell, forced cells included";
 
 struct SquareSpec {
   int order = 3;
   SquareKind kind = SquareKind::Magic;
   bool symmetry_breaking = true;
 };
+// {"order": N, "kind": "magic", "symmetry_breaking": true}; throws SpecError.
+SquareSpec square_spec_from_json(const nlohmann::json& spec);
 
 template <int N>
 class SquareProblem {
@@ -48,7 +53,7 @@ class SquareProblem {
   static_assert(kCells < 64 && N <= 6);
 
   explicit SquareProblem(const SquareSpec& spec) : spec_(spec) {
-    if (spec.order != N) throw std::invalid_argument("order mismatch");
+    if (spec.order != N) throw std::logic_error("order mismatch");
     validate_square(N, spec.kind, kSquareMinOrder, kSquareMaxOrder);
     groups_ = square_groups(N, spec.kind);
     syms_ = square_symmetries(N);
@@ -66,15 +71,15 @@ class SquareProblem {
     return {{"name", "square"}, {"order", N}, {"kind", to_string(spec_.kind)},
             {"symmetry_breaking", spec_.symmetry_breaking}};
   }
-  int default_split_depth() const { return N == 3 ? 2 : 3; }
+  static const char* describe_levels() { return kSquareLevels; }
   Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
   bool has_group() const { return true; }
   const Plan& plan() const { return plan_; }
 
   template <class F>
-  void expand(int depth, F&& on_prefix) const {
+  void expand(int depth, F&& sink) const {
     State s{};
-    ExpandMode<F> ex{on_prefix, depth};
+    ExpandMode<F> ex{sink, depth};
     dfs(s, ex);
   }
 
@@ -179,19 +184,9 @@ class SquareProblem {
 
   template <class Mode>
   void dfs(const State& s, Mode& m) const {
-    if constexpr (Mode::kExpand) {
-      if (s.step == m.depth || s.step == steps_.size()) {
-        m.on_prefix(s);
-        return;
-      }
-    } else {
-      ++m.ctx.nodes;
-      if (m.ctx.stopped()) return;
-      if (s.step == steps_.size()) {
-        m.ctx.emit(s.v);
-        return;
-      }
-    }
+    const bool leaf = s.step == steps_.size();
+    if (m.enter(s.step, leaf, s)) return;
+    if (leaf) return m.emit(s.v);
     const Step& st = steps_[s.step];
     constexpr std::uint64_t all = ((std::uint64_t{1} << kCells) - 1) << 1;
     const std::uint64_t free = all & ~s.used;
@@ -236,6 +231,23 @@ class SquareProblem {
   Plan plan_;
   std::vector<Step> steps_;
   std::vector<int> targets_;
+};
+
+static_assert(Problem<SquareProblem<4>>);
+
+// The registry's entry (magic/registry.hpp).
+struct SquareFamily {
+  static constexpr const char* kName = "square";
+  static constexpr Picture kPicture = Picture::Grid;
+  template <class F>
+  static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
+    const SquareSpec s = square_spec_from_json(spec);
+    switch (s.order) {
+      case 3: return f(SquareProblem<3>(s));
+      case 4: return f(SquareProblem<4>(s));
+    }
+    return f(SquareProblem<5>(s));
+  }
 };
 
 }  // namespace magic

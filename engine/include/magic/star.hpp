@@ -58,8 +58,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/problems.hpp"
-#include "magic/runner.hpp"
+#include "magic/core/error.hpp"
+#include "magic/core/problem.hpp"
 
 namespace magic {
 
@@ -67,6 +67,10 @@ inline constexpr int kStarMinN = 5;
 inline constexpr int kStarMaxN = 24;
 inline constexpr int kStarMaxValue = 65535;
 inline constexpr int kStarMaxSpan = 64;  // max - min + 1 of the numbers (one 64-bit mask)
+// What one level of --split-depth is, for the chain and the partial-sum solver.
+inline constexpr const char* kStarChainLevels =
+    "a level is one choice: the sum, V0, I(n-1), I0, V1 (V(n-1) follows), then I(L+1) per line (V(L+2) follows)";
+inline constexpr const char* kStarPointLevels = "a level is one choice: the sum, then one point";
 
 // ---- labelling table ------------------------------------------------------
 
@@ -105,14 +109,13 @@ struct StarSpec {
 };
 const char* to_string(StarSolver s);
 
-// "1..12", "1,2,4,5", "1..5,8,10..12".  Throws std::invalid_argument.
+// "1..12", "1,2,4,5", "1..5,8,10..12".  Throws SpecError.
 std::vector<int> parse_star_numbers(std::string_view text);
 // "1..12" when contiguous, else "1,2,4".
 std::string format_star_numbers(const std::vector<int>& sorted);
-// Fills defaults and validates; throws std::invalid_argument with a one-line reason.
+// Fills defaults and validates; throws SpecError with a one-line reason.
 StarSpec normalize_star(StarSpec spec);
 StarSpec star_spec_from_json(const nlohmann::json& spec);
-SpecRun run_star(const nlohmann::json& spec, const RunOptions& ro);
 
 namespace star_detail {
 // Bit c of the result is set iff bit R - c of the mask m is set, where rm is
@@ -142,7 +145,6 @@ class StarProblem {
  public:
   static constexpr int kPoints = 2 * N;
   static constexpr int kLastLevel = N - 5;      // chain level that solves the 3x3 system
-  static constexpr int kMagicSteps = N + 1;     // S, V0, I(n-1), I0, V1, levels 0..n-5
   static constexpr int kGenericSteps = kPoints + 1;
   static_assert(N >= kStarMinN && N <= kStarMaxN);
 
@@ -161,7 +163,7 @@ class StarProblem {
   static_assert(std::is_trivially_copyable_v<State>);
 
   explicit StarProblem(const StarSpec& spec) : spec_(normalize_star(spec)) {
-    if (spec_.n != N) throw std::invalid_argument("star: n mismatch");
+    if (spec_.n != N) throw std::logic_error("star: n mismatch");
     const auto& nums = spec_.numbers;
     base_ = nums.front();
     for (int v : nums) pool_ |= 1ull << (v - base_);
@@ -183,25 +185,15 @@ class StarProblem {
     if (spec_.solver != StarSolver::Auto) j["solver"] = to_string(spec_.solver);
     return j;
   }
-  const StarSpec& spec() const { return spec_; }
-  int default_split_depth() const {
-    if (!magic_) return N == 5 ? 3 : 4;
-    // Enough tasks to balance two threads: thousands for n = 12, tens of
-    // thousands for 13; beyond 16 depth 5 would hold millions of tasks.
-    return N <= 7 ? 1 : N <= 11 || N > 16 ? 4 : 5;
+  const char* describe_levels() const {
+    return magic_ ? kStarChainLevels : kStarPointLevels;
   }
   Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
   bool has_group() const { return true; }
-  // Sums (in values) the search tries, one after the other.
-  std::vector<int> candidate_sums() const {
-    std::vector<int> out;
-    for (int s : sums_) out.push_back(s + 4 * base_);
-    return out;
-  }
 
   template <class F>
-  void expand(int depth, F&& on_prefix) const {
-    ExpandMode<F> ex{on_prefix, depth};
+  void expand(int depth, F&& sink) const {
+    ExpandMode<F> ex{sink, depth};
     State s = root();
     if (magic_) magic_top(s, ex);
     else generic(s, ex);
@@ -256,6 +248,8 @@ class StarProblem {
             {"line_sums", std::vector<int>(sums.begin(), sums.end())}};
   }
   const std::vector<std::array<int, 4>>& lines() const { return lines_; }
+  // The lines, by label, beside the counts in a result file.
+  nlohmann::json result_extra() const { return {{"lines", lines_}}; }
 
  private:
   static constexpr int V(int i) { return ((i % N) + N) % N; }
@@ -288,7 +282,7 @@ class StarProblem {
   void emit(const State& s, Mode& m) const {
     Solution sol;
     for (int p = 0; p < kPoints; ++p) sol[label_[p]] = static_cast<std::uint16_t>(s.pos[p] + base_);
-    m.ctx.emit(sol);
+    m.emit(sol);
   }
 
   // ---- magic solver (K = n) ----------------------------------------------
@@ -296,12 +290,7 @@ class StarProblem {
   template <class Mode>
   void magic_top(State& s, Mode& m) const {
     using namespace star_detail;
-    if constexpr (Mode::kExpand) {
-      if (s.step == m.depth) return m.on_prefix(s);
-    } else {
-      ++m.ctx.nodes;
-      if (m.ctx.stopped()) return;
-    }
+    if (m.enter(s.step, false, s)) return;
     const std::uint64_t fr = s.free;
     auto take = [&](State& t, int point, int p) {
       t.pos[point] = static_cast<std::uint8_t>(p);
@@ -380,19 +369,15 @@ class StarProblem {
   template <int L, class Mode>
   void chain(State& s, std::uint64_t fr, std::uint64_t rf, Mode& m) const {
     using namespace star_detail;
-    if constexpr (Mode::kExpand) {
-      if (5 + L == m.depth || L == kLastLevel) {
-        s.free = fr;
-        s.rfree = rf;
-        s.step = static_cast<std::uint8_t>(5 + L);
-        return m.on_prefix(s);
-      }
-    } else {
-      ++m.ctx.nodes;
-      if constexpr (L + 2 < kLastLevel)
-        if (m.ctx.stopped()) return;
-      if constexpr (L == kLastLevel - 2) return tail(s, fr, rf, m);
-    }
+    // The last levels are too near the leaves for the stop poll to pay.
+    const auto task = [&] {
+      s.free = fr;
+      s.rfree = rf;
+      s.step = static_cast<std::uint8_t>(5 + L);
+      return s;
+    };
+    if (m.template enter<(L + 2 < kLastLevel)>(5 + L, L == kLastLevel, task)) return;
+    if constexpr (!Mode::kExpand && L == kLastLevel - 2) return tail(s, fr, rf, m);
     const auto& p = s.pos;
     const int S = s.sum;
     const std::uint64_t rvf = rf & s.vfloor;          // free vertex values, reversed
@@ -440,7 +425,7 @@ class StarProblem {
         s.pos[V(L + 2)] = static_cast<std::uint8_t>(w);
         chain<L + 1>(s, fr & ~(1ull << c) & ~(1ull << w), rf & ~(1ull << (63 - c)) & ~(1ull << (63 - w)), m);
         if constexpr (!Mode::kExpand && L + 3 < kLastLevel)
-          if (m.ctx.aborted()) return;  // deeper levels finish their few siblings
+          if (m.aborted()) return;  // deeper levels finish their few siblings
       }
     }
   }
@@ -562,13 +547,9 @@ class StarProblem {
   template <class Mode>
   void generic(State& s, Mode& m) const {
     using namespace star_detail;
-    if constexpr (Mode::kExpand) {
-      if (s.step == m.depth || s.step == kGenericSteps) return m.on_prefix(s);
-    } else {
-      ++m.ctx.nodes;
-      if (m.ctx.stopped()) return;
-      if (s.step == kGenericSteps) return emit(s, m);
-    }
+    const bool leaf = s.step == kGenericSteps;
+    if (m.enter(s.step, leaf, s)) return;
+    if (leaf) return emit(s, m);
     if (s.step == 0) {
       if (budget_ > 0 && !spec_.sum) {  // S is chosen by the first line that keeps it
         State t = s;
@@ -687,6 +668,30 @@ class StarProblem {
   std::vector<std::array<int, 4>> lines_;
   std::vector<int> sums_;
   std::array<GStep, kPoints> gsteps_{};
+};
+
+static_assert(Problem<StarProblem<5>>);
+
+// The registry's entry (magic/registry.hpp).
+struct StarFamily {
+  static constexpr const char* kName = "star";
+  static constexpr const char* kByKey = "by_sum";
+  static constexpr Picture kPicture = Picture::Star;
+  template <class F>
+  static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
+    return visit_n<kStarMinN>(star_spec_from_json(spec), f);
+  }
+
+ private:
+  template <int N, class F>
+  static decltype(auto) visit_n(const StarSpec& s, F& f) {
+    if constexpr (N == kStarMaxN) {
+      return f(StarProblem<N>(s));
+    } else {
+      if (s.n == N) return f(StarProblem<N>(s));
+      return visit_n<N + 1>(s, f);
+    }
+  }
 };
 
 }  // namespace magic

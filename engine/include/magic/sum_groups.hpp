@@ -8,6 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "magic/core/error.hpp"
+
 namespace magic {
 
 struct SumGroup {
@@ -21,7 +23,7 @@ std::optional<SquareKind> parse_square_kind(std::string_view s);
 const char* to_string(SquareKind k);
 inline constexpr const char* kSquareKindNames = "magic|semi|pandiagonal|associative|most-perfect";
 
-// Throws std::invalid_argument if the kind is undefined for this order.
+// Throws SpecError if the kind is undefined for this order.
 void validate_square(int order, SquareKind kind, int min_order, int max_order);
 
 // The constraint groups of an order-n square of the given kind, values 1..n².

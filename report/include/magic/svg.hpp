@@ -9,7 +9,7 @@
 namespace magic {
 
 // `problem` is the describe() JSON; `solutions` their to_json() form.
-// Throws std::invalid_argument for a problem that has no picture.
+// Throws SpecError for a problem that has no picture.
 std::string render_svg(const nlohmann::json& problem, const std::vector<nlohmann::json>& solutions);
 
 }  // namespace magic

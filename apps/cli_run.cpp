@@ -1,0 +1,91 @@
+// The one path every search subcommand takes: spec -> registry -> runner ->
+// JSON, summary and exit code.  One template instance per problem type, all
+// in this file.
+#include <iostream>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "magic/registry.hpp"
+
+namespace cli {
+namespace {
+
+void check_options(const Common& c, std::uint64_t want) {
+  if (!c.checkpoint.empty() && (want || !c.solutions_file.empty()))
+    throw UsageError("--checkpoint cannot be combined with --solutions or --solutions-file");
+  if (!c.svg.empty()) check_writable(c.svg);
+}
+
+// Where handed-out solutions go: the JSON file, stdout, and the picture.
+struct SolutionSink {
+  const Common& c;
+  const Printer& pr;
+  magic::ResultWriter& out;
+  std::uint64_t want;
+  std::vector<nlohmann::json> pictured;
+  std::uint64_t handed = 0;
+
+  void operator()(const nlohmann::json& s) {
+    if (pictured.size() < kSvgSolutions && !c.svg.empty()) pictured.push_back(s);
+    if (handed++ >= want) return;
+    out.solution(s);
+    if (want && c.json.empty() && c.solutions_file.empty() && !c.quiet) pr.human_solution(std::cout, s);
+  }
+};
+
+template <class P>
+nlohmann::json result_fields(const P& p, const magic::RunResult& r, const Printer& pr) {
+  const std::string key = magic::by_key_name(p.describe().at("name").template get<std::string>());
+  nlohmann::json rest{{"counts", magic::counts_json(r, key)},
+                      {"exhaustive", r.exhaustive},
+                      {"digest", r.digest.hex()},
+                      {"run", magic::run_json(r)}};
+  if constexpr (requires { p.result_extra(); }) rest.update(p.result_extra());
+  if (pr.extra.is_object()) rest.update(pr.extra);
+  return rest;
+}
+
+int report_interrupt(const Common& c, const magic::RunResult& r) {
+  if (!c.checkpoint.empty())
+    std::cerr << "interrupted: " << r.tasks_saved << " of " << r.tasks << " tasks saved in " << c.checkpoint
+              << "; rerun the same command to resume\n";
+  else
+    std::cerr << "interrupted; no result written (use --checkpoint FILE to make runs resumable)\n";
+  return kInterrupted;
+}
+
+template <class P>
+int execute_problem(const P& p, const Common& c, const Printer& pr) {
+  const std::uint64_t want = solutions_wanted(c);
+  check_options(c, want);
+  const nlohmann::json problem = p.describe();
+  magic::ResultWriter out(c.json, c.solutions_file, want > 0 && !c.json.empty());
+  out.begin(problem);
+
+  magic::RunOptions ro = run_options(c, want);
+  if (!c.svg.empty()) ro.solutions = std::max(want, kSvgSolutions);
+  SolutionSink sink{c, pr, out, want, {}};
+  ro.on_solution = [&](const nlohmann::json& s) { sink(s); };
+  if (!c.quiet && stderr_is_terminal()) ro.on_progress = print_progress;
+  ro.on_resume = [&](std::uint64_t tasks) {
+    if (!c.quiet) std::cerr << "resuming from " << c.checkpoint << " (" << tasks << " tasks done)\n";
+  };
+  install_signal_handlers();
+  const magic::RunResult r = magic::run(p, ro);
+  if (ro.on_progress) end_progress();
+  if (r.interrupted) return report_interrupt(c, r);
+
+  if (!c.svg.empty()) write_svg(c.svg, problem, sink.pictured);
+  out.finish(result_fields(p, r, pr));
+  if (c.json != "-" && !c.quiet)
+    print_summary(std::cout, problem, r, magic::by_key_name(problem.at("name").get<std::string>()));
+  return pr.exit_code ? pr.exit_code(r) : kOk;
+}
+
+}  // namespace
+
+int execute(const nlohmann::json& spec, const Common& c, const Printer& pr) {
+  return magic::visit_problem(spec, [&](const auto& p) { return execute_problem(p, c, pr); });
+}
+
+}  // namespace cli

@@ -1,0 +1,160 @@
+#pragma once
+// The ordered merger: the one place that folds task records into the result.
+//
+// Tasks finish in any order; the merger folds task k only once tasks 0..k-1
+// are folded, so the totals, the order of handed-out solutions, the first
+// `stop_after` solutions and the digest are the same for any thread count,
+// any scheduler and any resume.  It also records finished tasks in the
+// checkpoint.  Tasks run with one of three dedup paths:
+//
+//   generator         the problem emits one member per orbit: count it
+//   canonical-filter  it emits every image: count those equal to their canonical form
+//   hash-set          deferred pairs go through one set, in task order
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/canonical_set.hpp"
+#include "magic/checkpoint.hpp"
+#include "magic/core/problem.hpp"
+#include "magic/core/task.hpp"
+
+namespace magic {
+
+struct MergePolicy {
+  bool hash_set = false;
+  std::uint64_t solutions = 0;   // how many to hand to on_solution
+  std::uint64_t stop_after = 0;  // 0: exhaustive
+  std::size_t dedup_memory = 0;  // bytes, hash set only
+  std::function<void(const nlohmann::json&)> on_solution;
+};
+
+template <Problem P>
+class OrderedMerger {
+ public:
+  using Context = TaskContext<P>;
+
+  // `ids[k]` is the task index of this run's k-th task.
+  OrderedMerger(const P& p, MergePolicy policy, std::vector<std::uint64_t> ids, Checkpoint* checkpoint)
+      : p_(p), policy_(std::move(policy)), ids_(std::move(ids)), slots_(ids_.size()), checkpoint_(checkpoint) {
+    if (policy_.hash_set) set_.emplace(sizeof(typename P::Solution), policy_.dedup_memory);
+  }
+
+  // What each task's context needs to know.
+  EmitPolicy emit_policy() const {
+    return {p_.emits(), defer(), policy_.solutions, policy_.stop_after};
+  }
+  const std::atomic<bool>& halt() const { return halt_; }
+
+  // A record a checkpoint already holds.
+  void resume(const TaskRecord& rec) { total_.merge(rec); }
+
+  // Hands over this run's k-th task (null: skipped, never run) and folds
+  // every task that can now be folded in order; `after()` then runs under
+  // the same lock (progress).  Thread-safe.
+  template <class After>
+  void finish(std::size_t k, std::unique_ptr<Context> ctx, After&& after) {
+    std::lock_guard lk(mu_);
+    slots_[k] = {std::move(ctx), true};
+    try {
+      for (; next_ < slots_.size() && slots_[next_].done; ++next_) {
+        if (slots_[next_].ctx) fold(ids_[next_], *slots_[next_].ctx);
+        else if (!policy_.stop_after) exhaustive_ = false;  // skipped after an interrupt
+        slots_[next_].ctx.reset();
+      }
+      after();
+    } catch (...) {
+      fail_locked(std::current_exception());
+    }
+  }
+
+  void fail(std::exception_ptr e) {
+    std::lock_guard lk(mu_);
+    fail_locked(e);
+  }
+  void rethrow() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+  const TaskRecord& total() const { return total_; }
+  std::uint64_t folded() const { return next_; }
+  std::uint64_t tasks_run() const { return tasks_run_; }
+  bool exhaustive() const { return exhaustive_; }
+
+ private:
+  struct Slot {
+    std::unique_ptr<Context> ctx;
+    bool done = false;
+  };
+  bool defer() const { return policy_.hash_set || policy_.stop_after > 0; }
+
+  void fold(std::uint64_t id, Context& c) {
+    const bool complete = !c.aborted();
+    if (defer()) {
+      add_effort(c.record);
+      fold_deferred(c);
+    } else if (complete) {
+      total_.merge(c.record);
+      for (const auto& sol : c.kept) hand_out(sol);
+      if (checkpoint_) checkpoint_->record(id, c.record);
+    } else {
+      add_effort(c.record);
+    }
+    if (complete) ++tasks_run_;
+    else if (!policy_.stop_after) exhaustive_ = false;
+  }
+
+  void fold_deferred(const Context& c) {
+    const std::uint64_t stop = policy_.stop_after;
+    for (const auto& pr : c.deferred) {
+      if (stop && total_.unique >= stop) break;
+      if (set_ && !set_->insert(&pr.canon)) continue;
+      if (!set_ && p_.emits() == Emits::AllImages && !(pr.sol == pr.canon)) continue;
+      total_.count(p_, pr.canon);
+      hand_out(set_ ? pr.canon : pr.sol);
+    }
+    if (stop && total_.unique >= stop) {
+      halt_.store(true, std::memory_order_relaxed);
+      exhaustive_ = false;
+    }
+  }
+
+  void add_effort(const TaskRecord& r) {
+    total_.nodes += r.nodes;
+    total_.cpu_seconds += r.cpu_seconds;
+  }
+  void hand_out(const typename P::Solution& s) {
+    if (handed_ < policy_.solutions && policy_.on_solution) {
+      policy_.on_solution(p_.to_json(s));
+      ++handed_;
+    }
+  }
+  void fail_locked(std::exception_ptr e) {
+    if (!failure_) failure_ = e;
+    halt_.store(true);
+  }
+
+  const P& p_;
+  MergePolicy policy_;
+  std::vector<std::uint64_t> ids_;
+  std::vector<Slot> slots_;
+  Checkpoint* checkpoint_;
+  std::optional<CanonicalSet> set_;
+  std::mutex mu_;
+  std::size_t next_ = 0;
+  std::uint64_t handed_ = 0;
+  std::uint64_t tasks_run_ = 0;
+  bool exhaustive_ = true;
+  TaskRecord total_;
+  std::atomic<bool> halt_{false};
+  std::exception_ptr failure_;
+};
+
+}  // namespace magic

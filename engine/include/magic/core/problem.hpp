@@ -1,0 +1,132 @@
+#pragma once
+// The contract between a problem and the runner, as a C++20 concept, and the
+// two traversal modes every problem's node function is written against.
+//
+// A problem P walks one search tree in two modes (a template parameter of
+// its node function, so no virtual call per node):
+//
+//   expand(depth, sink)   cut the tree at `depth` and call sink(state, leaf)
+//                         for every node there, in a fixed order: the task
+//                         list.  `leaf` says the node cannot be cut deeper
+//                         (a solution, a dead end, or a level the problem
+//                         solves in one piece).
+//   solve(state, ctx)     search below one task serially: ctx.nodes,
+//                         ctx.emit(solution), and return once ctx.stopped().
+//
+// One level of `depth` is one level of the problem's own tree (a placed
+// cell, a chosen pair of star points, a placed circle number, a branching
+// decision); `describe_levels()` says which, for --help and the JSON echo.
+// The runner picks the default depth itself (the first level with enough
+// tasks), so no problem carries a hand-tuned table.
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+namespace magic {
+
+// How a problem's solutions are drawn (the report library draws them).
+enum class Picture { Grid, Star, Circle };
+
+enum class Emits {
+  OnePerOrbit,  // exactly one member of each symmetry orbit (symmetry breaking)
+  AllImages,    // every member of every orbit; uniques are those equal to their canonical form
+};
+
+// Cut the tree into task prefixes.  At the split level, or at a node that
+// cannot be cut deeper, the node is handed to the sink and the walk stops.
+template <class F>
+struct ExpandMode {
+  F& sink;
+  int depth;
+  static constexpr bool kExpand = true;
+
+  // `node` is the state, or a callable that makes it (only made when handed out).
+  template <bool kPoll = true, class Node>
+  bool enter(int level, bool leaf, Node&& node) {
+    if (level < depth && !leaf) return false;
+    if constexpr (std::is_invocable_v<Node&>) sink(node(), leaf);
+    else sink(node, leaf);
+    return true;
+  }
+  template <class S>
+  void emit(const S&) {}  // leaves were handed out by enter()
+  static constexpr bool aborted() { return false; }
+};
+
+// Search one task into a runner context.  With kBudget the walk also stops
+// after `budget` nodes and says so in `exhausted` (restart strategies).
+template <class Ctx, bool kBudget = false>
+struct SolveMode {
+  Ctx& ctx;
+  std::uint64_t budget = ~std::uint64_t{0};
+  bool exhausted = false;
+  static constexpr bool kExpand = false;
+
+  // Counts the node; true when the walk must stop here.  kPoll = false skips
+  // the stop poll on levels so close to the leaves that it costs more than
+  // it saves.
+  template <bool kPoll = true, class Node>
+  bool enter(int, bool, Node&&) {
+    ++ctx.nodes;
+    if constexpr (kPoll)
+      if (ctx.stopped()) return true;
+    if constexpr (kBudget) {
+      if (budget == 0) {
+        exhausted = true;
+        return true;
+      }
+      --budget;
+    }
+    return false;
+  }
+  template <class S>
+  void emit(const S& s) {
+    ctx.emit(s);
+  }
+  bool aborted() const { return ctx.aborted() || exhausted; }
+};
+
+namespace contract {
+// Stand-ins the concept checks the two walks against.
+template <class State>
+struct Sink {
+  void operator()(const State&, bool);
+};
+template <class Solution>
+struct Context {
+  std::uint64_t nodes;
+  void emit(const Solution&);
+  bool stopped();
+  bool aborted() const;
+};
+}  // namespace contract
+
+template <class P>
+concept Problem = requires(const P& p, const typename P::State& state, const typename P::Solution& sol,
+                           contract::Sink<typename P::State>& sink,
+                           contract::Context<typename P::Solution>& ctx) {
+  // Tasks are copied on branch and stored; solutions are hashed byte by byte.
+  requires std::is_trivially_copyable_v<typename P::State>;
+  requires std::is_trivially_copyable_v<typename P::Solution>;
+  requires std::has_unique_object_representations_v<typename P::Solution>;
+  requires std::equality_comparable<typename P::Solution>;
+  { p.describe() } -> std::convertible_to<nlohmann::json>;
+  { p.describe_levels() } -> std::convertible_to<const char*>;
+  { p.emits() } -> std::same_as<Emits>;
+  { p.has_group() } -> std::convertible_to<bool>;  // false: no counts.total
+  { p.canonical(sol) } -> std::same_as<typename P::Solution>;
+  { p.orbit_size(sol) } -> std::convertible_to<std::uint64_t>;
+  { p.to_json(sol) } -> std::convertible_to<nlohmann::json>;
+  p.expand(0, sink);
+  p.solve(state, ctx);
+};
+
+// Optional: a problem with a `key` reports counts.by_key (e.g. stars by sum).
+template <class P>
+concept HasKey = requires(const P& p, const typename P::Solution& s) {
+  { p.key(s) } -> std::convertible_to<std::int64_t>;
+};
+
+}  // namespace magic

@@ -1,0 +1,63 @@
+#pragma once
+// The registry: from a JSON spec such as {"name":"square","order":4} to the
+// concrete problem type.  The CLI, run_spec, `reproduce`, the pictures and
+// the tests all go through it, so each problem's dispatch is written once,
+// in its family (beside the problem, in its own header).
+//
+// Adding a problem: one header with the problem and its family, and one
+// entry in Families below.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/circle.hpp"
+#include "magic/complete.hpp"
+#include "magic/core/error.hpp"
+#include "magic/core/problem.hpp"
+#include "magic/runner.hpp"
+#include "magic/square.hpp"
+#include "magic/star.hpp"
+
+namespace magic {
+
+using Families = std::tuple<SquareFamily, StarFamily, CircleFamily, CompleteFamily>;
+
+// Calls f(family) with the family named `name`; false if there is none.
+template <class F>
+bool with_family(const std::string& name, F&& f) {
+  return std::apply([&](auto... fam) { return ((name == decltype(fam)::kName ? (f(fam), true) : false) || ...); },
+                    Families{});
+}
+
+// Calls f(const P&) with the problem the spec describes and returns its
+// result.  Throws SpecError for an unknown or malformed spec.
+template <class F>
+auto visit_problem(const nlohmann::json& spec, F&& f) {
+  using R = decltype(SquareFamily::visit(spec, f));
+  if (!spec.is_object() || !spec.contains("name") || !spec.at("name").is_string())
+    throw SpecError("a problem spec is an object with a \"name\", got " + spec.dump());
+  const std::string name = spec.at("name").get<std::string>();
+  std::optional<R> out;
+  if (!with_family(name, [&](auto fam) { out.emplace(decltype(fam)::visit(spec, f)); }))
+    throw SpecError("unknown problem '" + name + "' (use square, star, circle or complete)");
+  return R(std::move(*out));
+}
+
+// The family's name for counts.by_key ("by_sum" for stars), "" if none.
+std::string by_key_name(const std::string& problem_name);
+// How solutions of the named problem are drawn; throws SpecError if unknown.
+Picture picture_of(const std::string& problem_name);
+// The spec's default for RunOptions::stop_after (complete's "first" mode).
+std::uint64_t default_stop_after(const nlohmann::json& spec);
+
+struct SpecRun {
+  nlohmann::json problem;  // the problem's own description (echo)
+  RunResult result;
+};
+SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro = {});
+
+}  // namespace magic
