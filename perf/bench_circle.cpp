@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include "magic/circle.hpp"
+#include "magic/runner.hpp"
 
 namespace {
 
@@ -48,7 +49,7 @@ void BM_CircleSerialKernel(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const magic::CircleProblem p(n);
   std::vector<magic::CircleState> root;
-  p.expand(0, [&](const magic::CircleState& s) { root.push_back(s); });
+  p.expand(0, [&](const magic::CircleState& s, bool) { root.push_back(s); });
   std::uint64_t nodes = 0;
   for (auto _ : state) {
     CountCtx c;

@@ -16,6 +16,7 @@
 #define SEED004_NO_MAIN
 #include "baselines/seed004.cpp"
 #include "magic/complete.hpp"
+#include "magic/runner.hpp"
 
 namespace {
 
@@ -99,7 +100,7 @@ void BM_Complete(benchmark::State& state, Set set) {
     for (const auto& sp : specs)
       magic::with_complete_problem(sp, [&](const auto& p) {
         FirstCtx ctx;
-        p.expand(0, [&](const auto& s) { p.solve(s, ctx); });
+        p.expand(0, [&](const auto& s, bool) { p.solve(s, ctx); });
         solved += ctx.found;
         nodes += ctx.nodes;
       });

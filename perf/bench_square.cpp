@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "magic/square.hpp"
+#include "magic/runner.hpp"
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include "magic/star.hpp"
+#include "magic/runner.hpp"
 
 #define SEED002_NO_MAIN
 #include "baselines/seed002.cpp"
@@ -37,7 +38,7 @@ struct CountCtx {
 template <int N>
 std::uint64_t kernel(const magic::StarProblem<N>& p) {
   std::vector<typename magic::StarProblem<N>::State> tasks;
-  p.expand(p.default_split_depth(), [&](const auto& s) { tasks.push_back(s); });
+  p.expand(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
   CountCtx ctx;
   for (const auto& t : tasks) p.solve(t, ctx);
   return ctx.emitted;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "known_counts.hpp"
-#include "magic/problems.hpp"
+#include "magic/registry.hpp"
 #include "magic/reproduce.hpp"
 
 namespace {
@@ -10,7 +10,6 @@ class KnownCounts : public ::testing::TestWithParam<KnownCount> {};
 
 TEST_P(KnownCounts, EngineMatchesTable) {
   const KnownCount& k = GetParam();
-  if (k.slow && !std::getenv("MAGIC_SLOW_TESTS")) GTEST_SKIP() << "slow; set MAGIC_SLOW_TESTS=1";
   magic::RunOptions ro;
   ro.threads = 2;
   const auto run = magic::run_spec(k.spec, ro);
@@ -30,7 +29,8 @@ std::string name_of(const ::testing::TestParamInfo<KnownCount>& info) {
       if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     s += (s.empty() ? "" : "_") + v;
   }
-  return s + "_" + std::to_string(info.index);
+  // "Slow" in the name puts the row under the `slow` ctest label.
+  return s + "_" + std::to_string(info.index) + (info.param.slow ? "_Slow" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, KnownCounts, ::testing::ValuesIn(known_counts()), name_of);
@@ -53,7 +53,6 @@ std::vector<KnownCount> document_counts() {
 class DocumentCounts : public KnownCounts {};
 TEST_P(DocumentCounts, EngineMatchesDocument) {
   const KnownCount& k = GetParam();
-  if (k.slow && !std::getenv("MAGIC_SLOW_TESTS")) GTEST_SKIP() << "slow; set MAGIC_SLOW_TESTS=1";
   magic::RunOptions ro;
   ro.threads = 2;
   const auto run = magic::run_spec(k.spec, ro);

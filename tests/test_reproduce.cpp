@@ -8,6 +8,7 @@
 
 #include "cli_helpers.hpp"
 #include "magic/reproduce.hpp"
+#include "magic/core/error.hpp"
 #include "magic/svg.hpp"
 
 namespace fs = std::filesystem;
@@ -93,9 +94,9 @@ TEST(Reproduce, SquareRowsMatchAndWriteEveryFile) {
   EXPECT_NE(text.find("![square-4](square-4.svg)"), std::string::npos);
 }
 
-// Slow ports are timed only in the runs their "when" names; a skipped port
+// Long ports are timed only in the runs their "when" names; a skipped port
 // is reported as such, never with a made-up ratio.
-TEST(Reproduce, SlowPortsAreTimedOnlyWhenAsked) {
+TEST(Reproduce, LongPortsAreTimedOnlyWhenAsked) {
   auto d = documents();
   nlohmann::json row = d.at("rows").at(1);  // 4x4, a port that takes milliseconds
   ASSERT_TRUE(row.contains("baseline"));
@@ -180,5 +181,5 @@ TEST(Svg, AFileThatIsNotXmlIsCaught) {
 }
 
 TEST(Svg, UnknownProblemHasNoPicture) {
-  EXPECT_THROW(magic::render_svg({{"name", "nope"}}, {nlohmann::json::array()}), std::invalid_argument);
+  EXPECT_THROW(magic::render_svg({{"name", "nope"}}, {nlohmann::json::array()}), magic::SpecError);
 }

@@ -8,7 +8,7 @@
 #include <string>
 
 
-#include "magic/problems.hpp"
+#include "magic/registry.hpp"
 #include "magic/square.hpp"
 #include "oracle/square_oracle.hpp"
 #include "temp_path.hpp"
@@ -82,76 +82,6 @@ TEST(Square, EverySolutionPassesTheIndependentChecker) {
   }
 }
 
-TEST(Square, DigestIndependentOfThreadsAndSplitDepth) {
-  const auto ref = run_square(4, "magic", {.threads = 1, .split_depth = 0});
-  for (unsigned t : {1u, 2u, 3u, 8u})
-    for (int d : {0, 1, 2, 3, 5, 8, 16, 40}) {
-      const auto r = run_square(4, "magic", {.threads = t, .split_depth = d});
-      EXPECT_EQ(r.digest, ref.digest) << "threads " << t << " depth " << d;
-      EXPECT_EQ(r.unique, 880u);
-      EXPECT_EQ(r.total, 7040u);
-    }
-}
-
-TEST(Square, SolutionOrderIndependentOfThreads) {
-  auto first = [](unsigned t) {
-    RunOptions ro{.threads = t};
-    ro.solutions = 50;
-    std::vector<std::string> out;
-    ro.on_solution = [&](const nlohmann::json& s) { out.push_back(s.dump()); };
-    run_square(4, "semi", ro);
-    return out;
-  };
-  const auto a = first(1);
-  EXPECT_EQ(a.size(), 50u);
-  EXPECT_EQ(a, first(2));
-  EXPECT_EQ(a, first(8));
-}
-
-TEST(Square, ShardsAddUpToTheWhole) {
-  const auto whole = run_square(4, "semi");
-  for (unsigned m : {2u, 3u, 7u}) {
-    magic::Digest d;
-    std::uint64_t unique = 0, total = 0;
-    for (unsigned i = 0; i < m; ++i) {
-      const auto r = run_square(4, "semi", {.shard_index = i, .shard_count = m});
-      d.merge(r.digest);
-      unique += r.unique;
-      total += r.total;
-    }
-    EXPECT_EQ(d, whole.digest) << m << " shards";
-    EXPECT_EQ(unique, whole.unique);
-    EXPECT_EQ(total, whole.total);
-  }
-}
-
-TEST(Square, ThreeDedupPathsAgree) {
-  for (const char* kind : {"magic", "semi", "pandiagonal"}) {
-    const auto gen = run_square(4, kind);  // symmetry breaking, no hash set
-    const auto filter = run_square(4, kind, {}, false);  // all images, canonical filter
-    RunOptions hs;
-    hs.dedup = magic::DedupMode::HashSet;
-    const auto set_all = run_square(4, kind, hs, false);  // all images through the hash set
-    const auto set_gen = run_square(4, kind, hs);
-    EXPECT_EQ(gen.dedup, "generator");
-    EXPECT_EQ(filter.dedup, "canonical-filter");
-    EXPECT_EQ(set_all.dedup, "hash-set");
-    for (const auto* r : {&filter, &set_all, &set_gen}) {
-      EXPECT_EQ(r->digest, gen.digest) << kind;
-      EXPECT_EQ(r->unique, gen.unique) << kind;
-      EXPECT_EQ(r->total, gen.total) << kind;
-    }
-    EXPECT_EQ(filter.total, 8 * filter.unique);
-  }
-}
-
-TEST(Square, HashSetRespectsItsMemoryLimit) {
-  RunOptions ro;
-  ro.dedup = magic::DedupMode::HashSet;
-  ro.dedup_memory = 64 << 10;
-  EXPECT_THROW(run_square(4, "semi", ro), magic::MemoryLimitError);
-}
-
 TEST(Square, AllEightImagesShareOneCanonicalForm) {
   SquareProblem<4> p({4, SquareKind::Magic, true});
   const SquareProblem<4>::Solution s{1, 15, 14, 4, 12, 6, 7, 9, 8, 10, 11, 5, 13, 3, 2, 16};
@@ -189,69 +119,12 @@ TEST(Square, PlanForcesTheLastCellOfEveryLine) {
   }
 }
 
-TEST(Square, StopAfterGivesTheFirstSolutionsInTaskOrder) {
-  RunOptions all;
-  all.solutions = 5;
-  std::vector<std::string> ref;
-  all.on_solution = [&](const nlohmann::json& s) { ref.push_back(s.dump()); };
-  run_square(4, "magic", all);
-  for (unsigned t : {1u, 2u, 4u}) {
-    RunOptions ro{.threads = t};
-    ro.solutions = 5;
-    ro.stop_after = 5;
-    std::vector<std::string> got;
-    ro.on_solution = [&](const nlohmann::json& s) { got.push_back(s.dump()); };
-    const auto r = run_square(4, "magic", ro);
-    EXPECT_EQ(got, ref);
-    EXPECT_EQ(r.unique, 5u);
-    EXPECT_FALSE(r.exhaustive);
-  }
-}
-
-TEST(Square, CheckpointResumeGivesTheSameDigest) {
-  const auto whole = run_square(4, "semi");
-  const std::string path = unique_temp_path("square_ck") + ".json";
-  std::filesystem::remove(path);
-  const nlohmann::json sig{{"test", "ck"}};
-  {
-    // One thread merges each task as it finishes, so the stop lands soon
-    // after task 100 of ~2400 whatever the load (two threads could finish
-    // them all before the flag is read).
-    std::atomic<bool> stop{false};
-    magic::Checkpoint ck(path, sig, 0.0);
-    RunOptions ro{.threads = 1};
-    ro.interrupt = &stop;
-    ro.checkpoint = &ck;
-    ro.on_progress = [&](const magic::Progress& p) {
-      if (p.tasks_done > 100) stop = true;
-    };
-    ro.progress_interval = 0;
-    const auto part = run_square(4, "semi", ro);
-    EXPECT_TRUE(part.interrupted);
-    EXPECT_FALSE(part.exhaustive);
-    EXPECT_LT(part.unique, whole.unique);
-  }
-  magic::Checkpoint ck(path, sig);
-  ASSERT_TRUE(ck.load());
-  EXPECT_GT(ck.done().size(), 0u);
-  RunOptions ro;
-  ro.checkpoint = &ck;
-  const auto rest = run_square(4, "semi", ro);
-  EXPECT_GT(rest.tasks_resumed, 0u);
-  EXPECT_TRUE(rest.exhaustive);
-  EXPECT_EQ(rest.digest, whole.digest);
-  EXPECT_EQ(rest.unique, whole.unique);
-  EXPECT_EQ(rest.total, whole.total);
-  magic::Checkpoint other(path, nlohmann::json{{"test", "other"}});
-  EXPECT_THROW(other.load(), std::runtime_error);
-}
-
 TEST(Square, RejectsBadSpecs) {
-  EXPECT_THROW(run_square(2, "magic"), std::invalid_argument);
-  EXPECT_THROW(run_square(6, "magic"), std::invalid_argument);
-  EXPECT_THROW(run_square(3, "most-perfect"), std::invalid_argument);
-  EXPECT_THROW(run_square(4, "bogus"), std::invalid_argument);
-  EXPECT_THROW(run_square(4, "magic", {.shard_index = 2, .shard_count = 2}), std::invalid_argument);
+  EXPECT_THROW(run_square(2, "magic"), magic::SpecError);
+  EXPECT_THROW(run_square(6, "magic"), magic::SpecError);
+  EXPECT_THROW(run_square(3, "most-perfect"), magic::SpecError);
+  EXPECT_THROW(run_square(4, "bogus"), magic::SpecError);
+  EXPECT_THROW(run_square(4, "magic", {.shard_index = 2, .shard_count = 2}), magic::SpecError);
 }
 
 }  // namespace

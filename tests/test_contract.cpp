@@ -1,0 +1,266 @@
+// The runner's guarantees, checked once for every problem (one line each in
+// cases()): the result does not depend on how the work is split or
+// scheduled, shards add up, the three dedup paths agree, a stop keeps the
+// first solutions in task order, and a checkpoint resumes on another thread
+// count.  Each case also carries an independent count to anchor the
+// reference run.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <bit>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "magic/registry.hpp"
+#include "temp_path.hpp"
+#include "toy_problem.hpp"
+
+namespace {
+
+using magic::RunOptions;
+using magic::RunResult;
+using Runner = std::function<RunResult(const RunOptions&)>;
+
+struct Case {
+  std::string name;
+  Runner run;         // the problem as users run it
+  Runner all_images;  // the same with every image emitted (canonical filter); empty if none
+  std::uint64_t unique;
+  std::string source;  // of `unique`
+};
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+Runner spec_runner(const nlohmann::json& spec) {
+  return [spec](const RunOptions& ro) { return magic::run_spec(spec, ro).result; };
+}
+
+Case spec_case(std::string name, nlohmann::json spec, bool has_images, std::uint64_t unique, std::string source) {
+  Runner images;
+  if (has_images) {
+    nlohmann::json all = spec;
+    all["symmetry_breaking"] = false;
+    images = spec_runner(all);
+  }
+  return {std::move(name), spec_runner(spec), images, unique, std::move(source)};
+}
+
+// Sets of 6 of 1..20 with sum 63, counted by brute force over all 2^20 sets.
+std::uint64_t subset_sum_oracle() {
+  std::uint64_t n = 0;
+  for (std::uint32_t m = 0; m < (1u << 20); ++m) {
+    if (std::popcount(m) != 6) continue;
+    int sum = 0;
+    for (int v = 1; v <= 20; ++v) sum += (m >> (v - 1) & 1) * v;
+    n += sum == 63;
+  }
+  return n;
+}
+
+std::vector<Case> cases() {
+  const std::string empty4 = "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0";
+  return {
+      spec_case("square4_semi", {{"name", "square"}, {"order", 4}, {"kind", "semi"}}, true, 68688,
+                "OEIS A271104"),
+      spec_case("star8", {{"name", "star"}, {"n", 8}}, true, 112, "OEIS A200720"),
+      spec_case("pentagram_k4", {{"name", "star"}, {"n", 5}, {"numbers", "1..10"}, {"equal_lines", 4}}, true, 168,
+                "seed 000"),
+      spec_case("circle10", {{"name", "circle"}, {"n", 10}}, false, 6, "seed 003"),
+      spec_case("circle14_multiplier", {{"name", "circle"}, {"n", 14}, {"method", "multiplier"}}, false, 20,
+                "seed 003"),
+      spec_case("complete4_empty", {{"name", "complete"}, {"grid", empty4}}, false, 7040, "seed 001"),
+      {"toy_subset_sum", [](const RunOptions& ro) { return magic::run(SubsetSum{20, 6, 63}, ro); }, {},
+       subset_sum_oracle(), "brute force"},
+  };
+}
+
+class Contract : public ::testing::TestWithParam<Case> {};
+
+std::vector<std::string> first_solutions(const Runner& run, RunOptions ro, std::uint64_t n) {
+  std::vector<std::string> out;
+  ro.solutions = n;
+  ro.on_solution = [&](const nlohmann::json& s) { out.push_back(s.dump()); };
+  run(ro);
+  return out;
+}
+
+void expect_same(const RunResult& r, const RunResult& ref, const std::string& what) {
+  EXPECT_EQ(r.digest, ref.digest) << what;
+  EXPECT_EQ(r.unique, ref.unique) << what;
+  EXPECT_EQ(r.total, ref.total) << what;
+  EXPECT_EQ(r.by_key, ref.by_key) << what;
+  EXPECT_TRUE(r.exhaustive) << what;
+}
+
+TEST_P(Contract, ReferenceRunMatchesTheIndependentCount) {
+  const auto r = GetParam().run({.threads = 1});
+  EXPECT_EQ(r.unique, GetParam().unique) << GetParam().source;
+  EXPECT_TRUE(r.exhaustive);
+  EXPECT_GT(r.tasks, 0u);
+}
+
+TEST_P(Contract, SameResultForAnyThreadsAndSplitDepth) {
+  const auto ref = GetParam().run({.threads = 1, .split_depth = 0});
+  for (unsigned t : {1u, 2u, 3u, 8u})
+    for (int d : {-1, 0, 1, 2, 3, 5, 40}) {
+      const auto r = GetParam().run({.threads = t, .split_depth = d});
+      expect_same(r, ref, "threads " + std::to_string(t) + " depth " + std::to_string(d));
+    }
+}
+
+TEST_P(Contract, SolutionOrderIndependentOfThreadsAndSplitDepth) {
+  const auto ref = first_solutions(GetParam().run, {.threads = 1, .split_depth = 0}, 50);
+  EXPECT_EQ(ref.size(), std::min<std::uint64_t>(50, GetParam().unique));
+  for (unsigned t : {2u, 8u})
+    for (int d : {-1, 2})
+      EXPECT_EQ(first_solutions(GetParam().run, {.threads = t, .split_depth = d}, 50), ref)
+          << "threads " << t << " depth " << d;
+}
+
+TEST_P(Contract, ShardsAddUpToTheWhole) {
+  const auto whole = GetParam().run({});
+  for (std::uint32_t m : {2u, 3u, 7u}) {
+    magic::TaskRecord sum;
+    std::uint64_t tasks = 0;
+    for (std::uint32_t i = 0; i < m; ++i) {
+      const auto r = GetParam().run({.shard_index = i, .shard_count = m});
+      sum.merge({r.unique, r.total, 0, 0, r.digest, r.by_key});
+      tasks += r.tasks_run;
+      EXPECT_EQ(r.tasks, whole.tasks);
+    }
+    EXPECT_EQ(tasks, whole.tasks) << m << " shards";
+    EXPECT_EQ(sum.digest, whole.digest) << m << " shards";
+    EXPECT_EQ(sum.unique, whole.unique);
+    EXPECT_EQ(sum.total, whole.total);
+    EXPECT_EQ(sum.by_key, whole.by_key);
+  }
+}
+
+TEST_P(Contract, DedupPathsAgree) {
+  const auto gen = GetParam().run({});
+  RunOptions hs;
+  hs.dedup = magic::DedupMode::HashSet;
+  const auto set_gen = GetParam().run(hs);
+  EXPECT_EQ(gen.dedup, "generator");
+  EXPECT_EQ(set_gen.dedup, "hash-set");
+  expect_same(set_gen, gen, "hash set over the generator");
+  if (!GetParam().all_images) return;
+  const auto filter = GetParam().all_images({});
+  const auto set_all = GetParam().all_images(hs);
+  EXPECT_EQ(filter.dedup, "canonical-filter");
+  expect_same(filter, gen, "canonical filter");
+  expect_same(set_all, gen, "hash set over every image");
+}
+
+// A stop after k keeps exactly the first k solutions of the full run, in
+// task order, whatever the threads and the split; also when the generator
+// emits every image and only some count.
+TEST_P(Contract, StopAfterKeepsTheFirstSolutionsInOrder) {
+  for (const Runner* run : {&GetParam().run, &GetParam().all_images}) {
+    if (!*run) continue;
+    const auto ref = first_solutions(*run, {}, 5);
+    for (unsigned t : {1u, 2u, 4u})
+      for (int d : {-1, 1, 3}) {
+        RunOptions ro{.threads = t, .split_depth = d, .stop_after = 5};
+        EXPECT_EQ(first_solutions(*run, ro, 5), ref) << "threads " << t << " depth " << d;
+        ro.solutions = 5;
+        const auto r = (*run)(ro);
+        EXPECT_EQ(r.unique, std::min<std::uint64_t>(5, GetParam().unique));
+        if (GetParam().unique > 5) {
+          EXPECT_FALSE(r.exhaustive);
+        }
+      }
+  }
+}
+
+TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
+  const auto whole = GetParam().run({});
+  const std::string path = unique_temp_path("contract_" + GetParam().name) + ".json";
+  std::filesystem::remove(path);
+  std::atomic<bool> stop{false};
+  std::uint64_t resumed = 0;
+  RunOptions ro{.threads = 1};
+  ro.checkpoint = path;
+  ro.checkpoint_interval = 0;
+  ro.interrupt = &stop;
+  ro.progress_interval = 0;
+  // One thread folds each task as it finishes, so the stop lands early
+  // whatever the load.
+  ro.on_progress = [&](const magic::Progress& p) {
+    if (p.tasks_done * 3 > p.tasks_total) stop = true;
+  };
+  const auto part = GetParam().run(ro);
+  EXPECT_TRUE(part.interrupted);
+  EXPECT_FALSE(part.exhaustive);
+  EXPECT_GT(part.tasks_saved, 0u);
+
+  RunOptions again{.threads = 3};
+  again.checkpoint = path;
+  again.on_resume = [&](std::uint64_t n) { resumed = n; };
+  const auto rest = GetParam().run(again);
+  std::filesystem::remove(path);
+  EXPECT_EQ(resumed, part.tasks_saved);
+  EXPECT_EQ(rest.tasks_resumed, part.tasks_saved);
+  EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks);
+  expect_same(rest, whole, "resumed");
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, Contract, ::testing::ValuesIn(cases()),
+                         [](const auto& param) { return param.param.name; });
+
+// --- runner behaviour that is the same for every problem --------------------
+
+TEST(Runner, CheckpointOfAnotherRunIsRefused) {
+  const std::string path = unique_temp_path("contract_other") + ".json";
+  std::filesystem::remove(path);
+  RunOptions ro;
+  ro.checkpoint = path;
+  magic::run_spec({{"name", "circle"}, {"n", 8}}, ro);
+  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_THROW(magic::run_spec({{"name", "circle"}, {"n", 9}}, ro), magic::CheckpointError);
+  RunOptions other_depth = ro;
+  other_depth.split_depth = 1;
+  EXPECT_THROW(magic::run_spec({{"name", "circle"}, {"n", 8}}, other_depth), magic::CheckpointError);
+  std::filesystem::remove(path);
+}
+
+TEST(Runner, HashSetRespectsItsMemoryLimit) {
+  RunOptions ro;
+  ro.dedup = magic::DedupMode::HashSet;
+  ro.dedup_memory = 64 << 10;
+  EXPECT_THROW(magic::run_spec({{"name", "square"}, {"order", 4}, {"kind", "semi"}}, ro), magic::MemoryLimitError);
+}
+
+TEST(Runner, BadShardsAndOptionMixesAreSpecErrors) {
+  const nlohmann::json spec{{"name", "square"}, {"order", 3}};
+  EXPECT_THROW(magic::run_spec(spec, {.shard_index = 2, .shard_count = 2}), magic::SpecError);
+  EXPECT_THROW(magic::run_spec(spec, {.shard_count = 0}), magic::SpecError);
+  RunOptions hs{.shard_index = 0, .shard_count = 2};
+  hs.dedup = magic::DedupMode::HashSet;
+  EXPECT_THROW(magic::run_spec(spec, hs), magic::SpecError);
+}
+
+TEST(Runner, DefaultSplitDepthReachesTheTargetTaskCount) {
+  const SubsetSum p{20, 6, 63};
+  const int d = magic::default_split_depth(p);
+  EXPECT_GE(magic::plan_tasks(p, d).size(), magic::kTargetTasks);
+  EXPECT_LT(magic::plan_tasks(p, d - 1).size(), magic::kTargetTasks);
+  // A tree too small for the target stops where nothing can be cut deeper.
+  const SubsetSum tiny{6, 2, 7};
+  const int dt = magic::default_split_depth(tiny);
+  EXPECT_EQ(dt, 2);
+  EXPECT_EQ(magic::plan_tasks(tiny, dt).size(), 15u);  // every pair is a leaf task
+}
+
+TEST(Registry, UnknownOrMalformedSpecsAreSpecErrors) {
+  for (const auto& spec : {nlohmann::json{}, nlohmann::json{{"name", "hexagon"}}, nlohmann::json{{"name", 5}},
+                           nlohmann::json::array()})
+    EXPECT_THROW(magic::run_spec(spec), magic::SpecError) << spec.dump();
+  EXPECT_EQ(magic::by_key_name("star"), "by_sum");
+  EXPECT_EQ(magic::by_key_name("square"), "");
+  EXPECT_EQ(magic::picture_of("circle"), magic::Picture::Circle);
+  EXPECT_THROW(magic::picture_of("hexagon"), magic::SpecError);
+}
+
+}  // namespace
