@@ -23,15 +23,9 @@ bool Checkpoint::load() {
       throw CheckpointError("checkpoint " + path_ + " belongs to a different run (" +
                                j.at("signature").dump() + ")");
     for (const auto& t : j.at("tasks")) {
-      TaskRecord r;
-      r.unique = t.at("unique").get<std::uint64_t>();
-      r.total = t.at("total").get<std::uint64_t>();
-      r.nodes = t.at("nodes").get<std::uint64_t>();
-      r.cpu_seconds = t.at("cpu").get<double>();
-      if (!Digest::parse(t.at("digest").get<std::string>(), r.digest))
-        throw CheckpointError("checkpoint " + path_ + " is corrupt: bad digest");
-      for (const auto& kv : t.at("by_key")) r.by_key[kv.at(0).get<std::int64_t>()] = kv.at(1).get<std::uint64_t>();
-      done_[t.at("task").get<std::uint64_t>()] = r;
+      const auto r = task_record_from_json(t);
+      if (!r) throw CheckpointError("checkpoint " + path_ + " is corrupt: bad digest");
+      done_[t.at("task").get<std::uint64_t>()] = *r;
     }
   } catch (const nlohmann::json::exception& e) {
     throw CheckpointError("checkpoint " + path_ + " is corrupt: " + e.what());
@@ -48,10 +42,9 @@ void Checkpoint::record(std::uint64_t task, const TaskRecord& rec) {
 void Checkpoint::save() {
   nlohmann::json tasks = nlohmann::json::array();
   for (const auto& [i, r] : done_) {
-    nlohmann::json kv = nlohmann::json::array();
-    for (const auto& [k, v] : r.by_key) kv.push_back({k, v});
-    tasks.push_back({{"task", i}, {"unique", r.unique}, {"total", r.total}, {"nodes", r.nodes},
-                     {"cpu", r.cpu_seconds}, {"digest", r.digest.hex()}, {"by_key", kv}});
+    nlohmann::json t = to_json(r);
+    t["task"] = i;
+    tasks.push_back(std::move(t));
   }
   AtomicFile f(path_);
   f.write(nlohmann::json{{"signature", signature_}, {"tasks", tasks}}.dump());

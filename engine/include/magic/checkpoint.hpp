@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/error.hpp"
-#include "magic/core/task.hpp"
+#include "magic/task_record.hpp"
 
 namespace magic {
 

@@ -9,6 +9,7 @@ namespace magic {
 
 struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
+  ~Error() override;  // out of line: one home for the vtable and type info
 };
 
 // A problem or run that cannot be set up as asked: unknown problem, a

@@ -117,7 +117,7 @@ class OrderedMerger {
       if (stop && total_.unique >= stop) break;
       if (set_ && !set_->insert(&pr.canon)) continue;
       if (!set_ && p_.emits() == Emits::AllImages && !(pr.sol == pr.canon)) continue;
-      total_.count(p_, pr.canon);
+      count_solution(p_, pr.canon, total_);
       hand_out(set_ ? pr.canon : pr.sol);
     }
     if (stop && total_.unique >= stop) {

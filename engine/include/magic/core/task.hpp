@@ -1,6 +1,5 @@
 #pragma once
-// One task: the record it produces, and the context a problem's solve()
-// writes into.  Everything here is task-local, so no atomics are touched
+// One task: the context a problem's solve() writes its record into.  Everything here is task-local, so no atomics are touched
 // per node; records are folded once, in task order, by the merger.
 #include <atomic>
 #include <cstdint>
@@ -9,35 +8,18 @@
 #include <vector>
 
 #include "magic/core/problem.hpp"
-#include "magic/digest.hpp"
+#include "magic/task_record.hpp"
 
 namespace magic {
 
-struct TaskRecord {
-  std::uint64_t unique = 0;
-  std::uint64_t total = 0;
-  std::uint64_t nodes = 0;
-  double cpu_seconds = 0;
-  Digest digest;
-  std::map<std::int64_t, std::uint64_t> by_key;
-
-  void merge(const TaskRecord& o) {
-    unique += o.unique;
-    total += o.total;
-    nodes += o.nodes;
-    cpu_seconds += o.cpu_seconds;
-    digest.merge(o.digest);
-    for (const auto& [k, v] : o.by_key) by_key[k] += v;
-  }
-  // Counts one unique solution, given in canonical form.
-  template <Problem P>
-  void count(const P& p, const typename P::Solution& canon) {
-    ++unique;
-    total += p.orbit_size(canon);
-    digest.add(canon);
-    if constexpr (HasKey<P>) ++by_key[p.key(canon)];
-  }
-};
+// Counts one unique solution, given in canonical form.
+template <Problem P>
+void count_solution(const P& p, const typename P::Solution& canon, TaskRecord& rec) {
+  ++rec.unique;
+  rec.total += p.orbit_size(canon);
+  rec.digest.add(canon);
+  if constexpr (HasKey<P>) ++rec.by_key[p.key(canon)];
+}
 
 // How a task treats what solve() emits.
 struct EmitPolicy {
@@ -78,7 +60,7 @@ class TaskContext {
       return;
     }
     if (!counts) return;
-    record.count(p_, c);
+    count_solution(p_, c, record);
     if (kept.size() < policy_.keep) kept.push_back(s);
   }
 

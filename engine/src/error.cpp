@@ -1,0 +1,7 @@
+#include "magic/core/error.hpp"
+
+namespace magic {
+
+Error::~Error() = default;
+
+}  // namespace magic
