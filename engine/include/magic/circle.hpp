@@ -558,6 +558,9 @@ class CircleSearch {
     return true;
   }
 
+  // One node: place m by extending, joining or opening runs.  Longer than a
+  // screen on purpose: the three move loops share the lookahead computed
+  // once per node (m2 and its sides), which pieces would pass or recompute.
   template <class Mode>
   void node(const Bits& u, int m, Mode& md) {
     const int r = n_ - placed_;  // numbers still to place

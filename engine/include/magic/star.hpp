@@ -366,6 +366,9 @@ class StarProblem {
 
   // Level L picks I(L+1); line L forces V(L+2).  `s.pos` is shared down the
   // recursion (each level writes only its own points); the masks are copied.
+  // Longer than a screen: the 3x3 solve of the last level and the filter of
+  // the level before it are `if constexpr` branches, so each level's
+  // instance holds only its own code.
   template <int L, class Mode>
   void chain(State& s, std::uint64_t fr, std::uint64_t rf, Mode& m) const {
     using namespace star_detail;
