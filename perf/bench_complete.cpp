@@ -5,7 +5,7 @@
 //   FirstEmpty/<n>     first completion of an empty n x n grid through the runner (what the CLI does)
 //   Count/<file>       --count through the runner, 2 threads, on the 5x5 puzzles with 8 givens
 // The ratio Seed004 / Complete is the speedup; read it from one run of this binary
-// (perf/compare_complete.sh prints it).
+// (perf/compare.sh complete prints it).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
