@@ -110,8 +110,7 @@ CircleOrbits circle_orbits(int n);
 //     sequence of moves (each move is read off the finished circle), and the
 //     states that only differ in the cyclic order of their runs are one
 //     state: with k runs that merges (k-1)! states of a search that fixes
-//     the order (maenjin2's, or one with ordered gaps), 3.4x fewer nodes at
-//     n = 15.
+//     the order (maenjin2's, or one with ordered gaps).
 //
 //  5. Mirror images.  Values are distinct, so a state is its own mirror
 //     image exactly when every run is a single number.  Only then do a move
@@ -134,8 +133,8 @@ CircleOrbits circle_orbits(int n);
 //
 //  7. Lookahead.  At r = 4, a move whose child will have k = r = 3 first
 //     runs that child's square checks (peek3), after the move's own sums
-//     with each run and before its cross sums; 99.6% of those children have
-//     no move.  Half the nodes, 2.5% less time.
+//     with each run and before its cross sums; almost none of those
+//     children has a move.
 //
 //  8. Runs as bit sets.  Each run keeps the set of its suffix sums and of
 //     its prefix sums as bit sets, so "m + every suffix sum of run a is
@@ -143,24 +142,12 @@ CircleOrbits circle_orbits(int n);
 //     formed once per node.  This replaced a walk along the run (and its
 //     mispredicted loop exits) and made the full test as cheap as the old
 //     neighbour test, so the lookahead's tests for m2 are full tests too.
-//     27% less time at n = 15.
 //
 //       run a = [3 1 4]      suf(a) = {4, 5, 8}   pre(a) = {3, 4, 8}
 //       a, m:  m+4, m+5, m+8 free   <=>   (used >> m) & suf(a) == 0
 //       a, x:  suf(a, x) = (suf(a) << x) | {x}    (grown)
 //
-//   Tried and dropped (perf/results/circle.md): a stronger sum bound with
-//   the r smallest free values (-1% nodes); per-place feasibility when every
-//   gap is one place (-0.4%); a counting bound (-0.3%); walks before the
-//   square identity, branch-free sum tests, the lookahead before the walks,
-//   the lookahead with the move's sums taken first, peek's neighbour tests
-//   against the move's new sums by scanning them (each 2-32% slower); the
-//   same tests through a mark table, the square identity at r = 3, k = 2,
-//   a perfect-square filter mod 64 (each within noise); with the bit sets of
-//   8., the lookahead's test on the extended run in full (+-0%), a cross
-//   neighbour test before each of its places (+8%), the lookahead with m3
-//   when a new sum is m2 (-14% nodes, +2%) and a lookahead at r = 5 for
-//   children with k = r = 4 (-0.6% nodes, +2.5%).
+//   What each step gained, and what was tried and dropped: perf/results/circle.md.
 // ---------------------------------------------------------------------------
 
 // A task: the search state after the first placements (trivially copyable).
@@ -357,8 +344,8 @@ class CircleSearch {
   }
 
   // 7. Lookahead.  A child with k = r = 3 can only join two of its runs,
-  // each join checked by the square identity first, and ~99.5% of its
-  // checks fail.  So before a move that makes such a child, its checks are
+  // each join checked by the square identity first, and almost all of
+  // those checks fail.  So before a move that makes such a child, its checks are
   // run here, without building it: the child's runs are x0 (the run the
   // move makes, statistics j) and the runs at positions c, d; its next
   // number is m2, the smallest free number of u after m, which the caller
