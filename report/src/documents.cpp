@@ -3,4 +3,5 @@
 
 namespace magic {
 const char* embedded_documents() { return kDocumentsJson; }
+const char* embedded_known_counts() { return kKnownCountsJson; }
 }  // namespace magic

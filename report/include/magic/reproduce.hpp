@@ -25,5 +25,7 @@ std::string report_markdown(const nlohmann::json& report);
 
 // The documents' data file, compiled in at build time.
 const char* embedded_documents();
+// data/known_counts.json: the literature's counts that are not the documents'.
+const char* embedded_known_counts();
 
 }  // namespace magic

@@ -1,0 +1,32 @@
+#pragma once
+// What a benchmark expects, read from the one table of known counts
+// (data/documents.json and data/known_counts.json, compiled into
+// magic_report): a benchmark that counts wrong is reported, not timed.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/reproduce.hpp"
+
+namespace perf {
+
+// The row whose spec equals `spec`: {"unique": U, "total": T (if known)}.
+inline nlohmann::json known_counts(const nlohmann::json& spec) {
+  const auto documents = nlohmann::json::parse(magic::embedded_documents());
+  for (const auto& r : documents.at("rows"))
+    if (r.at("spec") == spec) return r.at("counts");
+  const auto known = nlohmann::json::parse(magic::embedded_known_counts());
+  for (const auto& r : known.at("rows"))
+    if (r.at("spec") == spec) return r;
+  throw std::logic_error("no known count for " + spec.dump());
+}
+inline std::uint64_t known_unique(const nlohmann::json& spec) {
+  return known_counts(spec).at("unique").get<std::uint64_t>();
+}
+inline std::uint64_t known_total(const nlohmann::json& spec) {
+  return known_counts(spec).at("total").get<std::uint64_t>();
+}
+
+}  // namespace perf
