@@ -61,7 +61,7 @@ TEST(CliSquare, JsonContract) {
   EXPECT_EQ(j.at("solutions").size(), 3u);
   for (const auto& s : j.at("solutions")) EXPECT_TRUE(oracle::is_square(s.get<oracle::Grid>(), "magic"));
   const auto& run = j.at("run");
-  for (const char* k : {"threads", "split_depth", "tasks", "nodes", "wall_seconds", "cpu_seconds", "version",
+  for (const char* k : {"threads", "split_depth", "split_level", "tasks", "nodes", "wall_seconds", "cpu_seconds", "version",
                         "compiler", "flags"})
     EXPECT_TRUE(run.contains(k)) << k;
   EXPECT_EQ(run.at("threads"), 2);

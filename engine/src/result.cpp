@@ -22,6 +22,7 @@ nlohmann::json counts_json(const RunResult& r, const std::string& by_key_name) {
 nlohmann::json run_json(const RunResult& r) {
   return {{"threads", r.threads},
           {"split_depth", r.split_depth},
+          {"split_level", r.split_level},
           {"tasks", r.tasks},
           {"tasks_run", r.tasks_run},
           {"tasks_resumed", r.tasks_resumed},

@@ -6,7 +6,7 @@
 //     "counts":    {"unique": U, "total": T, "by_key"...},
 //     "exhaustive": true,
 //     "digest":    "<32 hex>",
-//     "run":       {"threads", "split_depth", "tasks", "nodes", "wall_seconds",
+//     "run":       {"threads", "split_depth", "split_level", "tasks", "nodes", "wall_seconds",
 //                   "cpu_seconds", "version", "compiler", "flags", ...} }
 //
 // Solutions are streamed into the file as they are merged, so a run that

@@ -71,6 +71,7 @@ struct RunResult {
   std::string dedup;        // "generator", "canonical-filter" or "hash-set"
   unsigned threads = 0;
   int split_depth = 0;
+  std::string split_level;          // what one level of split_depth is, for this problem
   std::uint64_t tasks = 0;          // tasks in the whole problem
   std::uint64_t tasks_run = 0;      // tasks executed by this run
   std::uint64_t tasks_resumed = 0;  // tasks taken from a checkpoint
@@ -95,6 +96,7 @@ RunResult echo(const P& p, const RunOptions& opt) {
   if (hash_set && (opt.shard_count > 1 || !opt.checkpoint.empty()))
     throw SpecError("hash-set deduplication cannot be combined with shards or checkpoints");
   r.split_depth = opt.split_depth >= 0 ? opt.split_depth : default_split_depth(p);
+  r.split_level = p.describe_levels();
   r.threads = opt.threads ? opt.threads : static_cast<unsigned>(tbb::info::default_concurrency());
   r.shard_index = opt.shard_index;
   r.shard_count = opt.shard_count;
