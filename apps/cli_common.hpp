@@ -1,6 +1,6 @@
 #pragma once
-// Options every search subcommand shares, and the one place that turns a
-// RunResult into JSON, a human summary and an exit code.
+// Options every search subcommand shares, and the pieces of its report;
+// cli_run.cpp is the one path from a spec to JSON, a summary and an exit code.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
