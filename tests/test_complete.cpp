@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "magic/checkpoint.hpp"
+#include "magic/journal.hpp"
 #include "magic/complete.hpp"
 #include "magic/registry.hpp"
 #include "oracle/complete_oracle.hpp"

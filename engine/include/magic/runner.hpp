@@ -22,7 +22,6 @@
 #include <nlohmann/json.hpp>
 #include <tbb/info.h>
 
-#include "magic/checkpoint.hpp"
 #include "magic/core/error.hpp"
 #include "magic/core/merger.hpp"
 #include "magic/core/planner.hpp"
@@ -30,6 +29,7 @@
 #include "magic/core/scheduler.hpp"
 #include "magic/core/task.hpp"
 #include "magic/digest.hpp"
+#include "magic/journal.hpp"
 
 namespace magic {
 
@@ -55,8 +55,8 @@ struct RunOptions {
   std::function<void(const Progress&)> on_progress;
   double progress_interval = 1.0;
   const std::atomic<bool>* interrupt = nullptr;  // set from a signal handler
-  std::string checkpoint;                        // file of finished tasks; "" = none
-  double checkpoint_interval = 5.0;              // seconds between saves
+  std::string checkpoint;                        // journal of finished tasks; "" = none
+  double checkpoint_interval = 2.0;              // most seconds between syncs of the journal
   std::function<void(std::uint64_t tasks)> on_resume;  // a checkpoint held this many tasks
 };
 
@@ -105,16 +105,19 @@ RunResult echo(const P& p, const RunOptions& opt) {
   return r;
 }
 
+// The journal's header names everything that fixes the task list, so a
+// journal can only resume the run that wrote it.
 template <Problem P>
-std::optional<Checkpoint> open_checkpoint(const P& p, const RunOptions& opt, const RunResult& r) {
-  if (opt.checkpoint.empty()) return std::nullopt;
-  const nlohmann::json signature{
+std::unique_ptr<Journal> open_journal(const P& p, const RunOptions& opt, const RunResult& r) {
+  if (opt.checkpoint.empty()) return nullptr;
+  const nlohmann::json header{
       {"problem", p.describe()},
       {"split_depth", r.split_depth},
-      {"shard", std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count)}};
-  std::optional<Checkpoint> ck(std::in_place, opt.checkpoint, signature, opt.checkpoint_interval);
-  if (ck->load() && opt.on_resume) opt.on_resume(ck->done().size());
-  return ck;
+      {"shard", std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count)},
+      {"tasks", r.tasks}};
+  auto journal = std::make_unique<Journal>(opt.checkpoint, header, opt.checkpoint_interval);
+  if (journal->resumed() && opt.on_resume) opt.on_resume(journal->resumed());
+  return journal;
 }
 
 // Calls on_progress at most once per interval; runs under the merger's lock.
@@ -162,18 +165,17 @@ template <Problem P>
 RunResult run(const P& p, const RunOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   RunResult r = detail::echo(p, opt);
-  std::optional<Checkpoint> ck = detail::open_checkpoint(p, opt, r);
-
   const std::vector<typename P::State> tasks = plan_tasks(p, r.split_depth);
+  r.tasks = tasks.size();
+  const std::unique_ptr<Journal> ck = detail::open_journal(p, opt, r);
   const TaskSelection sel = select_tasks(tasks.size(), {r.shard_index, r.shard_count},
                                          [&](std::uint64_t i) { return ck && ck->has(i); });
-  r.tasks = tasks.size();
   r.tasks_resumed = sel.resumed.size();
 
   OrderedMerger<P> merger(p,
                           {r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory,
                            opt.on_solution},
-                          sel.run, ck ? &*ck : nullptr);
+                          sel.run, ck.get());
   for (std::uint64_t i : sel.resumed) merger.resume(ck->done().at(i));
   detail::ProgressClock progress(opt, t0, sel.run.size() + sel.resumed.size());
 
@@ -185,8 +187,8 @@ RunResult run(const P& p, const RunOptions& opt) {
 
   r.interrupted = opt.interrupt && opt.interrupt->load();
   if (ck) {
-    ck->save();
-    r.tasks_saved = ck->done().size();
+    ck->flush();
+    r.tasks_saved = ck->saved();
   }
   const TaskRecord& total = merger.total();
   r.unique = total.unique;

@@ -4,8 +4,8 @@
 // Tasks finish in any order; the merger folds task k only once tasks 0..k-1
 // are folded, so the totals, the order of handed-out solutions, the first
 // `stop_after` solutions and the digest are the same for any thread count,
-// any scheduler and any resume.  It also records finished tasks in the
-// checkpoint.  Tasks run with one of three dedup paths:
+// any scheduler and any resume.  It also appends finished tasks to the
+// checkpoint journal.  Tasks run with one of three dedup paths:
 //
 //   generator         the problem emits one member per orbit: count it
 //   canonical-filter  it emits every image: count those equal to their canonical form
@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/canonical_set.hpp"
-#include "magic/checkpoint.hpp"
+#include "magic/journal.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/core/task.hpp"
 
@@ -42,7 +42,7 @@ class OrderedMerger {
   using Context = TaskContext<P>;
 
   // `ids[k]` is the task index of this run's k-th task.
-  OrderedMerger(const P& p, MergePolicy policy, std::vector<std::uint64_t> ids, Checkpoint* checkpoint)
+  OrderedMerger(const P& p, MergePolicy policy, std::vector<std::uint64_t> ids, Journal* checkpoint)
       : p_(p), policy_(std::move(policy)), ids_(std::move(ids)), slots_(ids_.size()), checkpoint_(checkpoint) {
     if (policy_.hash_set) set_.emplace(sizeof(typename P::Solution), policy_.dedup_memory);
   }
@@ -145,7 +145,7 @@ class OrderedMerger {
   MergePolicy policy_;
   std::vector<std::uint64_t> ids_;
   std::vector<Slot> slots_;
-  Checkpoint* checkpoint_;
+  Journal* checkpoint_;
   std::optional<CanonicalSet> set_;
   std::mutex mu_;
   std::size_t next_ = 0;

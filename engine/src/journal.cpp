@@ -1,0 +1,129 @@
+#include "magic/journal.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+
+#include "magic/build_info.hpp"
+
+namespace magic {
+namespace {
+
+// A journal line is one task record: far below this.  The header holds the
+// problem, which for `complete` includes a grid of at most 64 x 64 numbers.
+constexpr std::size_t kMaxLine = std::size_t{1} << 20;
+
+std::string errno_text() { return std::strerror(errno); }
+
+}  // namespace
+
+Journal::Journal(std::string path, nlohmann::json header, double flush_interval_seconds)
+    : path_(std::move(path)),
+      header_(std::move(header)),
+      interval_(flush_interval_seconds),
+      last_flush_(std::chrono::steady_clock::now()) {
+  header_["journal"] = 1;
+  header_["version"] = MAGIC_VERSION;
+  const std::uint64_t tasks = header_.at("tasks").get<std::uint64_t>();
+  const bool fresh = !read_existing(tasks);
+  open_for_append(fresh);
+}
+
+Journal::~Journal() {
+  try {
+    flush();
+  } catch (...) {
+  }
+  if (fd_ >= 0) ::close(fd_);
+}
+
+// Reads the header and every whole line; a torn last line is cut off so the
+// next record starts on a line of its own.  False: no journal yet (no file,
+// an empty one, or a header torn before it reached the disk).
+bool Journal::read_existing(std::uint64_t tasks) {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) return false;
+  auto corrupt = [&](const std::string& why) {
+    return CheckpointError("checkpoint " + path_ + " is corrupt: " + why);
+  };
+  std::string line;
+  std::uint64_t good_end = 0;  // byte offset just past the last good line
+  std::uint64_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const bool whole = !in.eof();  // ended by '\n'
+    if (line.size() > kMaxLine) throw corrupt("line " + std::to_string(line_no) + " is too long");
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line, nullptr, true, false);
+    } catch (const nlohmann::json::exception&) {
+      if (!whole) break;  // torn by a kill in mid-write
+      throw corrupt("line " + std::to_string(line_no) + " is not JSON");
+    }
+    if (!whole && line_no > 1) break;  // a complete-looking but unterminated last record: not trusted
+    if (line_no == 1) {
+      if (!j.is_object() || j != header_)
+        throw CheckpointError("checkpoint " + path_ + " belongs to a different run (" + j.dump() + ")");
+    } else {
+      std::optional<TaskRecord> rec;
+      std::uint64_t task = 0;
+      try {
+        task = j.at("task").get<std::uint64_t>();
+        rec = task_record_from_json(j);
+      } catch (const nlohmann::json::exception& e) {
+        throw corrupt("line " + std::to_string(line_no) + ": " + e.what());
+      }
+      if (!rec) throw corrupt("line " + std::to_string(line_no) + ": bad digest");
+      if (task >= tasks) throw corrupt("task " + std::to_string(task) + " is out of range");
+      if (!done_.emplace(task, *rec).second) throw corrupt("task " + std::to_string(task) + " is recorded twice");
+    }
+    good_end += line.size() + (whole ? 1 : 0);
+  }
+  if (good_end == 0) return false;
+  resumed_ = done_.size();
+  saved_ = resumed_;
+  if (::truncate(path_.c_str(), static_cast<off_t>(good_end)) != 0)
+    throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
+  return true;
+}
+
+void Journal::open_for_append(bool fresh) {
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (fresh ? O_TRUNC : 0), 0644);
+  if (fd_ < 0) throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
+  if (fresh) {
+    pending_ = header_.dump() + "\n";
+    flush();
+  }
+}
+
+void Journal::record(std::uint64_t task, const TaskRecord& rec) {
+  nlohmann::json j = to_json(rec);
+  j["task"] = task;
+  pending_ += j.dump();
+  pending_ += '\n';
+  ++saved_;
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_flush_).count() >= interval_) flush();
+}
+
+void Journal::flush() {
+  last_flush_ = std::chrono::steady_clock::now();
+  if (pending_.empty() || fd_ < 0) return;
+  const char* p = pending_.data();
+  std::size_t left = pending_.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  pending_.clear();
+  if (::fsync(fd_) != 0) throw IoError("cannot sync checkpoint " + path_ + ": " + errno_text());
+}
+
+}  // namespace magic
