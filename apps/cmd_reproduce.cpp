@@ -44,13 +44,11 @@ void add_reproduce(CLI::App& app, Action& action) {
   sub->callback([a, &action] {
     action = [a]() -> int {
       magic::ReproduceOptions ro;
-      try {
-        ro.documents = nlohmann::json::parse(a->data.empty() ? std::string(magic::embedded_documents())
-                                                             : magic::read_file(a->data));
-        (void)ro.documents.at("rows");
-      } catch (const nlohmann::json::exception& e) {
-        throw UsageError("bad documents data file: " + std::string(e.what()));
-      }
+      ro.documents = magic::parse_json(a->data.empty() ? std::string(magic::embedded_documents())
+                                                       : magic::read_file(a->data),
+                                       "documents data file");
+      if (!ro.documents.is_object() || !ro.documents.contains("rows") || !ro.documents.at("rows").is_array())
+        throw UsageError("bad documents data file: no \"rows\" array");
       ro.out_dir = a->out;
       ro.full = a->full;
       ro.all_baselines = a->all_baselines;

@@ -1,5 +1,7 @@
 #include "magic/complete.hpp"
 
+#include "magic/io.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <limits>
@@ -85,15 +87,7 @@ Puzzle parse_puzzle(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\n\f\v");
   if (first == std::string_view::npos) throw SpecError("empty input: expected a grid");
   if (text[first] == '[') {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {  // parse errors, number overflow
-      std::string msg = e.what();
-      if (const auto k = msg.find("] "); msg.rfind("[json.exception", 0) == 0 && k != std::string::npos)
-        msg = msg.substr(k + 2);
-      throw SpecError("malformed JSON: " + msg);
-    }
+    const nlohmann::json j = parse_json(text, "grid");
     return parse_puzzle(j);
   }
   // Plain text: one row per non-empty line.

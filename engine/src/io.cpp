@@ -55,15 +55,53 @@ void AtomicFile::commit() {
   committed_ = true;
 }
 
-std::string read_file(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
+std::string read_file(const std::string& path, std::size_t max_bytes) {
+  const std::string shown = path == "-" ? std::string("standard input") : path;
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) throw IoError("cannot read " + shown + ": " + std::strerror(errno));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError("cannot read " + path + ": " + std::strerror(errno));
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::istream& in = path == "-" ? std::cin : file;
+  std::string out;
+  char buf[1 << 16];
+  // A directory opens but cannot be read: say so instead of "underflow".
+  try {
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      out.append(buf, static_cast<std::size_t>(in.gcount()));
+      if (out.size() > max_bytes)
+        throw InputError(shown + " is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+  } catch (const std::ios_base::failure&) {
+    throw IoError("cannot read " + shown);
+  }
+  if (in.bad()) throw IoError("cannot read " + shown + (path != "-" ? " (is it a directory?)" : ""));
+  return out;
+}
+
+nlohmann::json parse_json(std::string_view text, const std::string& what, JsonLimits limits) {
+  if (text.size() > limits.max_bytes)
+    throw InputError(what + ": larger than " + std::to_string(limits.max_bytes) + " bytes");
+  // The library parses iteratively but destroys and prints values
+  // recursively, so depth is checked while parsing, before any value exists.
+  // (A callback that throws is the documented way to stop the parser.)
+  struct TooDeep {};
+  auto guard = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json&) {
+    if ((ev == nlohmann::json::parse_event_t::object_start || ev == nlohmann::json::parse_event_t::array_start) &&
+        static_cast<std::size_t>(depth) >= limits.max_depth)
+      throw TooDeep{};
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text, guard);
+  } catch (const TooDeep&) {
+    throw InputError(what + ": nested deeper than " + std::to_string(limits.max_depth) + " levels");
+  } catch (const nlohmann::json::exception& e) {
+    std::string msg = e.what();  // "[json.exception.parse_error.101] parse error at ...": keep the words
+    if (const auto k = msg.find("] "); msg.rfind("[json.exception", 0) == 0 && k != std::string::npos)
+      msg = msg.substr(k + 2);
+    throw InputError(what + ": malformed JSON: " + msg);
+  }
 }
 
 }  // namespace magic

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "magic/build_info.hpp"
+#include "magic/io.hpp"
 
 namespace magic {
 namespace {
@@ -16,6 +17,11 @@ namespace {
 constexpr std::size_t kMaxLine = std::size_t{1} << 20;
 
 std::string errno_text() { return std::strerror(errno); }
+
+std::string shorten(std::string s) {
+  if (s.size() > 300) s = s.substr(0, 300) + "...";
+  return s;
+}
 
 }  // namespace
 
@@ -57,15 +63,15 @@ bool Journal::read_existing(std::uint64_t tasks) {
     if (line.size() > kMaxLine) throw corrupt("line " + std::to_string(line_no) + " is too long");
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(line, nullptr, true, false);
-    } catch (const nlohmann::json::exception&) {
+      j = parse_json(line, "line " + std::to_string(line_no), {16, kMaxLine});
+    } catch (const InputError& e) {
       if (!whole) break;  // torn by a kill in mid-write
-      throw corrupt("line " + std::to_string(line_no) + " is not JSON");
+      throw corrupt(e.what());
     }
     if (!whole && line_no > 1) break;  // a complete-looking but unterminated last record: not trusted
     if (line_no == 1) {
       if (!j.is_object() || j != header_)
-        throw CheckpointError("checkpoint " + path_ + " belongs to a different run (" + j.dump() + ")");
+        throw CheckpointError("checkpoint " + path_ + " belongs to a different run (" + shorten(j.dump()) + ")");
     } else {
       std::optional<TaskRecord> rec;
       std::uint64_t task = 0;

@@ -2,8 +2,12 @@
 // Output files are written to a temporary file beside the target and renamed
 // into place on commit(), so a failed or interrupted run never leaves a
 // half-written result behind.  "-" means stdout (no temp file, no rename).
+#include <cstddef>
 #include <cstdio>
 #include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "magic/core/error.hpp"
 
@@ -28,7 +32,19 @@ class AtomicFile {
   bool committed_ = false;
 };
 
-// Reads a whole file ("-" = stdin); throws IoError with the path on failure.
-std::string read_file(const std::string& path);
+// Reads a whole file ("-" = stdin); throws IoError with the path on failure,
+// and InputError when it holds more than `max_bytes`.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 20;
+std::string read_file(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
+
+// Every JSON the engine reads from outside goes through here.  Nesting
+// deeper than `max_depth` or text longer than `max_bytes` is refused before
+// the library could recurse on it; every failure is one InputError line
+// that starts with `what` (e.g. "checkpoint x.json").
+struct JsonLimits {
+  std::size_t max_depth = 64;
+  std::size_t max_bytes = kMaxInputBytes;
+};
+nlohmann::json parse_json(std::string_view text, const std::string& what, JsonLimits limits = {});
 
 }  // namespace magic

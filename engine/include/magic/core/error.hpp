@@ -18,6 +18,12 @@ struct SpecError : Error {
   using Error::Error;
 };
 
+// Input text that cannot be read as what it claims to be: bad JSON, nesting
+// too deep, a file too large.
+struct InputError : SpecError {
+  using SpecError::SpecError;
+};
+
 // A file that cannot be read, written or renamed.
 struct IoError : Error {
   using Error::Error;
