@@ -1,5 +1,6 @@
 #include "magic/task_record.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace magic {
@@ -20,14 +21,38 @@ nlohmann::json to_json(const TaskRecord& r) {
           {"cpu", r.cpu_seconds}, {"digest", r.digest.hex()}, {"by_key", kv}};
 }
 
+namespace {
+
+// Counts are written as non-negative integers; nlohmann would silently cast
+// -5 to 2^64 - 5, so the type is checked, not converted.
+std::uint64_t count_at(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_number_unsigned())
+    throw nlohmann::json::type_error::create(302, std::string(key) + " must be a non-negative integer", &v);
+  return v.get<std::uint64_t>();
+}
+
+}  // namespace
+
 std::optional<TaskRecord> task_record_from_json(const nlohmann::json& j) {
   TaskRecord r;
-  r.unique = j.at("unique").get<std::uint64_t>();
-  r.total = j.at("total").get<std::uint64_t>();
-  r.nodes = j.at("nodes").get<std::uint64_t>();
-  r.cpu_seconds = j.at("cpu").get<double>();
+  r.unique = count_at(j, "unique");
+  r.total = count_at(j, "total");
+  r.nodes = count_at(j, "nodes");
+  const nlohmann::json& cpu = j.at("cpu");
+  if (!cpu.is_number() || !(cpu.get<double>() >= 0) || !std::isfinite(cpu.get<double>()))
+    throw nlohmann::json::type_error::create(302, "cpu must be a non-negative number", &cpu);
+  r.cpu_seconds = cpu.get<double>();
   if (!Digest::parse(j.at("digest").get<std::string>(), r.digest)) return std::nullopt;
-  for (const auto& kv : j.at("by_key")) r.by_key[kv.at(0).get<std::int64_t>()] = kv.at(1).get<std::uint64_t>();
+  const nlohmann::json& kv = j.at("by_key");
+  if (!kv.is_array()) throw nlohmann::json::type_error::create(302, "by_key must be an array of pairs", &kv);
+  for (const auto& pair : kv) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer())
+      throw nlohmann::json::type_error::create(302, "by_key must be an array of [key, count] pairs", &pair);
+    const nlohmann::json wrapped{{"count", pair[1]}};
+    if (!r.by_key.emplace(pair[0].get<std::int64_t>(), count_at(wrapped, "count")).second)
+      throw nlohmann::json::type_error::create(302, "by_key repeats a key", &pair);
+  }
   return r;
 }
 

@@ -1,0 +1,155 @@
+// The task journal on its own: what it keeps, what it forgives (a torn last
+// line) and what it refuses (another run, garbage, duplicates, tasks out of
+// range or out of the shard).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "magic/journal.hpp"
+#include "magic/registry.hpp"
+#include "temp_path.hpp"
+
+namespace {
+
+const nlohmann::json kHeader{{"problem", {{"name", "toy"}}}, {"split_depth", 2}, {"shard", "0/1"}, {"tasks", 10}};
+
+magic::TaskRecord record(std::uint64_t unique) {
+  magic::TaskRecord r;
+  r.unique = unique;
+  r.total = 8 * unique;
+  r.nodes = 100 + unique;
+  r.digest.lo = unique * 7;
+  r.digest.hi = unique * 11;
+  r.by_key[3] = unique;
+  return r;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void spit(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+class JournalTest : public ::testing::Test {
+ protected:
+  const std::string path = unique_temp_path("journal") + ".jsonl";
+  void SetUp() override { std::filesystem::remove(path); }
+  void TearDown() override { std::filesystem::remove(path); }
+
+  // A journal with tasks 0, 3 and 7 recorded.
+  std::string three_tasks() {
+    {
+      magic::Journal j(path, kHeader, 0);
+      j.record(0, record(1));
+      j.record(3, record(2));
+      j.record(7, record(3));
+    }
+    return slurp(path);
+  }
+};
+
+TEST_F(JournalTest, RecordsAreReadBackExactly) {
+  three_tasks();
+  magic::Journal j(path, kHeader, 0);
+  EXPECT_EQ(j.resumed(), 3u);
+  ASSERT_TRUE(j.has(3));
+  EXPECT_FALSE(j.has(4));
+  const magic::TaskRecord& r = j.done().at(3);
+  EXPECT_EQ(r.unique, 2u);
+  EXPECT_EQ(r.total, 16u);
+  EXPECT_EQ(r.nodes, 102u);
+  EXPECT_EQ(r.digest, record(2).digest);
+  EXPECT_EQ(r.by_key.at(3), 2u);
+}
+
+TEST_F(JournalTest, OneLinePerTaskAfterTheHeader) {
+  const std::string text = three_tasks();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
+  EXPECT_NE(text.find("\"journal\""), std::string::npos);
+  EXPECT_NE(text.find("\"version\""), std::string::npos);
+}
+
+TEST_F(JournalTest, ATornLastLineIsCutOffAndTheRestResumes) {
+  const std::string text = three_tasks();
+  for (std::size_t cut : {std::size_t{1}, std::size_t{10}, std::size_t{30}}) {
+    // Drop the final '\n' and `cut` more bytes: the last record is torn.
+    spit(path, text.substr(0, text.size() - 1 - cut));
+    {
+      magic::Journal j(path, kHeader, 0);
+      EXPECT_EQ(j.resumed(), 2u) << cut;
+      EXPECT_FALSE(j.has(7));
+      j.record(7, record(3));  // the torn task is run again and lands on a line of its own
+    }
+    magic::Journal again(path, kHeader, 0);
+    EXPECT_EQ(again.resumed(), 3u) << cut;
+  }
+}
+
+TEST_F(JournalTest, AWholeRecordWithoutItsNewlineIsNotTrusted) {
+  const std::string text = three_tasks();
+  spit(path, text.substr(0, text.size() - 1));
+  magic::Journal j(path, kHeader, 0);
+  EXPECT_EQ(j.resumed(), 2u);
+}
+
+TEST_F(JournalTest, AnEmptyFileOrATornHeaderStartsAfresh) {
+  spit(path, "");
+  EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);
+  spit(path, "{\"journal\":1,\"prob");
+  EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);
+  EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);  // and the header is whole now
+}
+
+TEST_F(JournalTest, AnotherRunsHeaderIsRefused) {
+  three_tasks();
+  nlohmann::json other = kHeader;
+  other["split_depth"] = 3;
+  EXPECT_THROW(magic::Journal(path, other, 0), magic::CheckpointError);
+  other = kHeader;
+  other["tasks"] = 11;
+  EXPECT_THROW(magic::Journal(path, other, 0), magic::CheckpointError);
+}
+
+TEST_F(JournalTest, BadLinesAreRefused) {
+  const std::string text = three_tasks();
+  const auto head = text.substr(0, text.find('\n') + 1);
+  auto line = [](const nlohmann::json& j) { return j.dump() + "\n"; };
+  nlohmann::json good = magic::to_json(record(1));
+  good["task"] = 1;
+  auto with = [&](const char* key, const nlohmann::json& v) {
+    nlohmann::json j = good;
+    j["task"] = 2;  // so that only `key` is wrong
+    j[key] = v;
+    return line(j) + line(good);
+  };
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"garbage", head + "this is not json\n" + line(good)},
+      {"duplicate", head + line(good) + line(good)},
+      {"out of range", head + with("task", 10)},
+      {"negative task", head + with("task", -1)},
+      {"negative count", head + with("unique", -5)},
+      {"bad digest", head + with("digest", "xyz")},
+      {"missing field", head + line(nlohmann::json{{"task", 2}}) + line(good)},
+      {"fractional count", head + with("total", 2.5)},
+      {"by_key value negative", head + with("by_key", nlohmann::json::array({nlohmann::json::array({3, -1})}))},
+      {"cpu not a number", head + with("cpu", "fast")},
+      {"by_key not pairs", head + with("by_key", nlohmann::json::array({1, 2}))},
+      {"deep", head + std::string(100000, '[') + std::string(100000, ']') + "\n" + line(good)},
+  };
+  spit(path, head + with("unique", 1));  // the control: both lines are good
+  EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 2u);
+  for (const auto& [name, content] : bad) {
+    spit(path, content);
+    EXPECT_THROW(magic::Journal(path, kHeader, 0), magic::CheckpointError) << "case: " << name;
+  }
+}
+
+}  // namespace
