@@ -21,11 +21,29 @@ std::atomic<bool>& interrupt_flag() {
   return flag;
 }
 
-extern "C" void magic_on_signal(int) { interrupt_flag().store(true); }
+namespace {
+std::atomic<int> g_signal{0};  // the first stop signal received
+}
+
+// The first signal asks the run to stop cleanly (the runner polls the flag);
+// a second one means "now": exit at once.  The journal on disk stays valid
+// because a torn last line is ignored on resume.
+extern "C" void magic_on_signal(int sig) {
+  int none = 0;
+  if (!g_signal.compare_exchange_strong(none, sig)) ::_exit(128 + sig);
+  interrupt_flag().store(true);
+}
 
 void install_signal_handlers() {
-  std::signal(SIGINT, magic_on_signal);
-  std::signal(SIGTERM, magic_on_signal);
+  struct sigaction sa {};
+  sa.sa_handler = magic_on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
+}
+
+int interrupt_exit_code() {
+  const int sig = g_signal.load();
+  return sig ? 128 + sig : 128 + SIGINT;
 }
 
 void add_common(CLI::App* app, Common& c, const std::string& levels) {
@@ -43,7 +61,10 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
   app->add_option("--limit", c.limit, "stop after this many unique solutions (0 = exhaustive)");
   app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m")->default_str("0/1");
   app->add_option("--checkpoint", c.checkpoint,
-                  "save finished tasks to FILE; an existing FILE is resumed");
+                  "journal finished tasks to FILE; rerunning the same command resumes from it");
+  app->add_option("--checkpoint-interval", c.checkpoint_interval,
+                  "most seconds between syncs of the checkpoint journal to disk (default 2)")
+      ->check(CLI::Range(0.0, 3600.0));
   app->add_option("--dedup", c.dedup, "deduplication: auto (use symmetry breaking) or hash-set")
       ->check(CLI::IsMember({"auto", "hash-set"}))
       ->default_str("auto");
@@ -99,6 +120,7 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   ro.dedup_memory = c.dedup_memory_mib << 20;
   ro.interrupt = &interrupt_flag();
   ro.checkpoint = c.checkpoint;
+  ro.checkpoint_interval = c.checkpoint_interval;
   return ro;
 }
 

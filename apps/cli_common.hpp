@@ -19,7 +19,8 @@
 
 namespace cli {
 
-enum Exit { kOk = 0, kNoSolution = 1, kUsage = 2, kInterrupted = 3, kInternal = 70 };
+// An interrupted run exits 128 + the signal: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP).
+enum Exit { kOk = 0, kNoSolution = 1, kUsage = 2, kInternal = 70 };
 
 // A usage or input error: one line on stderr, exit code 2.
 struct UsageError : magic::Error {
@@ -34,6 +35,7 @@ struct Common {
   std::string solutions_file;
   std::string shard = "0/1";
   std::string checkpoint;
+  double checkpoint_interval = 2.0;
   std::string dedup = "auto";
   std::uint64_t limit = 0;
   std::size_t dedup_memory_mib = 4096;
@@ -46,7 +48,9 @@ void add_common(CLI::App* app, Common& c, const std::string& levels);
 void add_svg_option(CLI::App* app, Common& c);
 inline constexpr std::uint64_t kSvgSolutions = 4;
 std::atomic<bool>& interrupt_flag();
+// SIGINT, SIGTERM and SIGHUP set interrupt_flag(); a second one exits at once.
 void install_signal_handlers();
+int interrupt_exit_code();  // 128 + the signal that stopped the run
 
 // How many solutions the user asked for (0 = none).
 std::uint64_t solutions_wanted(const Common& c);

@@ -45,13 +45,15 @@ nlohmann::json result_fields(const P& p, const magic::RunResult& r, const Printe
   return rest;
 }
 
+// The partial result is written, marked "exhaustive": false, so that no
+// output of a stopped run can pass for a full one.
 int report_interrupt(const Common& c, const magic::RunResult& r) {
   if (!c.checkpoint.empty())
     std::cerr << "interrupted: " << r.tasks_saved << " of " << r.tasks << " tasks saved in " << c.checkpoint
               << "; rerun the same command to resume\n";
   else
-    std::cerr << "interrupted; no result written (use --checkpoint FILE to make runs resumable)\n";
-  return kInterrupted;
+    std::cerr << "interrupted; the result is partial (use --checkpoint FILE to make runs resumable)\n";
+  return interrupt_exit_code();
 }
 
 template <class P>
@@ -73,10 +75,15 @@ int execute_problem(const P& p, const Common& c, const Printer& pr) {
   install_signal_handlers();
   const magic::RunResult r = magic::run(p, ro);
   if (ro.on_progress) end_progress();
-  if (r.interrupted) return report_interrupt(c, r);
+  nlohmann::json fields = result_fields(p, r, pr);
+  if (r.interrupted) {
+    fields["interrupted"] = true;
+    out.finish(fields);
+    return report_interrupt(c, r);
+  }
 
   if (!c.svg.empty()) write_svg(c.svg, problem, sink.pictured);
-  out.finish(result_fields(p, r, pr));
+  out.finish(fields);
   if (c.json != "-" && !c.quiet)
     print_summary(std::cout, problem, r, magic::by_key_name(problem.at("name").get<std::string>()));
   return pr.exit_code ? pr.exit_code(r) : kOk;

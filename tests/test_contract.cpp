@@ -137,6 +137,33 @@ TEST_P(Contract, ShardsAddUpToTheWhole) {
   }
 }
 
+// The planner hands tasks out in chunks; the chunk size changes nothing,
+// with shards, with the hash set, and for the solutions handed out.
+TEST_P(Contract, TaskChunksChangeNothing) {
+  const auto whole = GetParam().run({});
+  const auto ref = first_solutions(GetParam().run, {}, 20);
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{1000}}) {
+    const std::string what = "chunk " + std::to_string(chunk);
+    RunOptions ro{.threads = 3};
+    ro.task_chunk = chunk;
+    expect_same(GetParam().run(ro), whole, what);
+    EXPECT_EQ(first_solutions(GetParam().run, ro, 20), ref) << what;
+    RunOptions hs = ro;
+    hs.dedup = magic::DedupMode::HashSet;
+    expect_same(GetParam().run(hs), whole, what + " hash set");
+    magic::TaskRecord sum;
+    for (std::uint32_t i = 0; i < 3; ++i) {
+      RunOptions shard = ro;
+      shard.shard_index = i;
+      shard.shard_count = 3;
+      const auto r = GetParam().run(shard);
+      sum.merge({r.unique, r.total, 0, 0, r.digest, r.by_key});
+    }
+    EXPECT_EQ(sum.digest, whole.digest) << what << " shards";
+    EXPECT_EQ(sum.unique, whole.unique) << what << " shards";
+  }
+}
+
 TEST_P(Contract, DedupPathsAgree) {
   const auto gen = GetParam().run({});
   RunOptions hs;
@@ -176,12 +203,11 @@ TEST_P(Contract, StopAfterKeepsTheFirstSolutionsInOrder) {
 
 TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
   const auto whole = GetParam().run({});
-  const std::string path = unique_temp_path("contract_" + GetParam().name) + ".json";
-  std::filesystem::remove(path);
+  const ScratchPath path("contract_" + GetParam().name);
   std::atomic<bool> stop{false};
   std::uint64_t resumed = 0;
   RunOptions ro{.threads = 1};
-  ro.checkpoint = path;
+  ro.checkpoint = path.str();
   ro.checkpoint_interval = 0;
   ro.interrupt = &stop;
   ro.progress_interval = 0;
@@ -196,10 +222,9 @@ TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
   EXPECT_GT(part.tasks_saved, 0u);
 
   RunOptions again{.threads = 3};
-  again.checkpoint = path;
+  again.checkpoint = path.str();
   again.on_resume = [&](std::uint64_t n) { resumed = n; };
   const auto rest = GetParam().run(again);
-  std::filesystem::remove(path);
   EXPECT_EQ(resumed, part.tasks_saved);
   EXPECT_EQ(rest.tasks_resumed, part.tasks_saved);
   EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks);
@@ -212,17 +237,15 @@ INSTANTIATE_TEST_SUITE_P(Problems, Contract, ::testing::ValuesIn(cases()),
 // --- runner behaviour that is the same for every problem --------------------
 
 TEST(Runner, CheckpointOfAnotherRunIsRefused) {
-  const std::string path = unique_temp_path("contract_other") + ".json";
-  std::filesystem::remove(path);
+  const ScratchPath path("contract_other");
   RunOptions ro;
-  ro.checkpoint = path;
+  ro.checkpoint = path.str();
   magic::run_spec({{"name", "circle"}, {"n", 8}}, ro);
-  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_TRUE(std::filesystem::exists(path.path()));
   EXPECT_THROW(magic::run_spec({{"name", "circle"}, {"n", 9}}, ro), magic::CheckpointError);
   RunOptions other_depth = ro;
   other_depth.split_depth = 1;
   EXPECT_THROW(magic::run_spec({{"name", "circle"}, {"n", 8}}, other_depth), magic::CheckpointError);
-  std::filesystem::remove(path);
 }
 
 TEST(Runner, HashSetRespectsItsMemoryLimit) {
@@ -251,6 +274,45 @@ TEST(Runner, DefaultSplitDepthReachesTheTargetTaskCount) {
   const int dt = magic::default_split_depth(tiny);
   EXPECT_EQ(dt, 2);
   EXPECT_EQ(magic::plan_tasks(tiny, dt).size(), 15u);  // every pair is a leaf task
+}
+
+// The stream holds at most a few chunks, however long the task list, and
+// hands out exactly the list plan_tasks() builds, in order.
+TEST(Planner, TaskStreamIsBoundedAndInOrder) {
+  const SubsetSum p{24, 8, 100};
+  const int depth = 4;
+  const auto all = magic::plan_tasks(p, depth);
+  ASSERT_GT(all.size(), 10000u);
+  magic::TaskStream<SubsetSum> stream(p, depth, 100);
+  magic::TaskChunk<SubsetSum::State> chunk;
+  std::uint64_t next = 0;
+  while (stream.next(chunk)) {
+    ASSERT_EQ(chunk.first, next);
+    for (const auto& s : chunk.states) {
+      ASSERT_EQ(s.set, all[next].set) << next;
+      ++next;
+    }
+  }
+  EXPECT_EQ(next, all.size());
+  EXPECT_EQ(magic::count_tasks(p, depth), all.size());
+  EXPECT_LE(stream.peak_states(), 300u);
+}
+
+TEST(Planner, AStreamDroppedEarlyStopsItsProducer) {
+  const SubsetSum p{30, 10, 150};
+  magic::TaskStream<SubsetSum> stream(p, 6, 10);
+  magic::TaskChunk<SubsetSum::State> chunk;
+  EXPECT_TRUE(stream.next(chunk));
+  EXPECT_EQ(chunk.states.size(), 10u);
+}  // joins without walking the whole tree
+
+TEST(Planner, ShardSelectionWithinAChunk) {
+  // Tasks 10..19 of shard 2/3 are 11, 14, 17; shard_size counts the whole list.
+  const auto sel = magic::select_tasks(10, 10, {2, 3}, {});
+  EXPECT_EQ(sel.run, (std::vector<std::uint64_t>{11, 14, 17}));
+  EXPECT_EQ(magic::shard_size(10, {2, 3}), 3u);  // 2, 5, 8
+  EXPECT_EQ(magic::shard_size(2, {2, 3}), 0u);
+  EXPECT_EQ(magic::shard_size(3, {2, 3}), 1u);
 }
 
 TEST(Registry, UnknownOrMalformedSpecsAreSpecErrors) {

@@ -35,13 +35,20 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::write(const std::string& s) {
+  if (stdout_) {
+    held_ += s;
+    return;
+  }
   if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())
     throw IoError("write to " + path_ + " failed: " + std::strerror(errno));
 }
 
 void AtomicFile::commit() {
   if (stdout_) {
-    std::fflush(f_);
+    if (std::fwrite(held_.data(), 1, held_.size(), f_) != held_.size() || std::fflush(f_) != 0)
+      throw IoError("write to standard output failed: " + std::string(std::strerror(errno)));
+    held_.clear();
+    committed_ = true;
     return;
   }
   if (std::fflush(f_) != 0 || ::fsync(::fileno(f_)) != 0)

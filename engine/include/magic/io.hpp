@@ -1,7 +1,8 @@
 #pragma once
 // Output files are written to a temporary file beside the target and renamed
 // into place on commit(), so a failed or interrupted run never leaves a
-// half-written result behind.  "-" means stdout (no temp file, no rename).
+// half-written result behind.  "-" means stdout: the text is held in memory
+// and written on commit(), for the same reason.
 #include <cstddef>
 #include <cstdio>
 #include <string>
@@ -29,6 +30,7 @@ class AtomicFile {
   std::string tmp_;
   std::FILE* f_ = nullptr;
   bool stdout_ = false;
+  std::string held_;  // stdout's text until commit()
   bool committed_ = false;
 };
 

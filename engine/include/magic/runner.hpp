@@ -2,8 +2,8 @@
 // The generic runner every problem plugs into (see core/problem.hpp for the
 // contract).  It composes four named parts:
 //
-//   planner    core/planner.hpp    the task prefixes, the split-depth default,
-//                                  the shard and resume filters
+//   planner    core/planner.hpp    the task prefixes (streamed in chunks), the
+//                                  split-depth default, the shard and resume filters
 //   scheduler  core/scheduler.hpp  runs the tasks on oneTBB workers
 //   task       core/task.hpp       one serial solve into a task-local record
 //   merger     core/merger.hpp     folds records in task order; checkpoint
@@ -58,6 +58,7 @@ struct RunOptions {
   std::string checkpoint;                        // journal of finished tasks; "" = none
   double checkpoint_interval = 2.0;              // most seconds between syncs of the journal
   std::function<void(std::uint64_t tasks)> on_resume;  // a checkpoint held this many tasks
+  std::size_t task_chunk = std::size_t{1} << 16;     // tasks planned and scheduled at a time
 };
 
 struct RunResult {
@@ -116,6 +117,10 @@ std::unique_ptr<Journal> open_journal(const P& p, const RunOptions& opt, const R
       {"shard", std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count)},
       {"tasks", r.tasks}};
   auto journal = std::make_unique<Journal>(opt.checkpoint, header, opt.checkpoint_interval);
+  for (const auto& [task, rec] : journal->done())
+    if (task % r.shard_count != r.shard_index)
+      throw CheckpointError("checkpoint " + opt.checkpoint + " is corrupt: task " + std::to_string(task) +
+                            " is not in shard " + header.at("shard").get<std::string>());
   if (journal->resumed() && opt.on_resume) opt.on_resume(journal->resumed());
   return journal;
 }
@@ -159,31 +164,49 @@ std::unique_ptr<TaskContext<P>> solve_task(const P& p, const typename P::State& 
   return ctx;
 }
 
+// Runs one chunk of tasks on the scheduler; resumed tasks are folded from the journal.
+template <Problem P>
+void run_chunk(const P& p, const RunOptions& opt, const TaskChunk<typename P::State>& chunk, Journal* ck,
+               OrderedMerger<P>& merger, RunResult& r, ProgressClock& progress) {
+  const TaskSelection sel = select_tasks(chunk.first, chunk.states.size(), {r.shard_index, r.shard_count},
+                                         [&](std::uint64_t i) { return ck && ck->has(i); });
+  for (std::uint64_t i : sel.resumed) merger.resume(ck->done().at(i));
+  merger.begin_chunk(sel.run);
+  schedule(r.threads, sel.run.size(), [&](std::size_t k) {
+    auto ctx = solve_task(p, chunk.states[sel.run[k] - chunk.first], merger, opt);
+    merger.finish(k, std::move(ctx), [&] { progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes); });
+  });
+  merger.rethrow();
+}
+
 }  // namespace detail
 
 template <Problem P>
 RunResult run(const P& p, const RunOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   RunResult r = detail::echo(p, opt);
-  const std::vector<typename P::State> tasks = plan_tasks(p, r.split_depth);
-  r.tasks = tasks.size();
+  r.tasks = count_tasks(p, r.split_depth);
   const std::unique_ptr<Journal> ck = detail::open_journal(p, opt, r);
-  const TaskSelection sel = select_tasks(tasks.size(), {r.shard_index, r.shard_count},
-                                         [&](std::uint64_t i) { return ck && ck->has(i); });
-  r.tasks_resumed = sel.resumed.size();
+  r.tasks_resumed = ck ? ck->resumed() : 0;
+  const std::uint64_t mine = shard_size(r.tasks, {r.shard_index, r.shard_count});
 
   OrderedMerger<P> merger(p,
                           {r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory,
                            opt.on_solution},
-                          sel.run, ck.get());
-  for (std::uint64_t i : sel.resumed) merger.resume(ck->done().at(i));
-  detail::ProgressClock progress(opt, t0, sel.run.size() + sel.resumed.size());
-
-  schedule(r.threads, sel.run.size(), [&](std::size_t k) {
-    auto ctx = detail::solve_task(p, tasks[sel.run[k]], merger, opt);
-    merger.finish(k, std::move(ctx), [&] { progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes); });
-  });
-  merger.rethrow();
+                          ck.get());
+  detail::ProgressClock progress(opt, t0, mine);
+  auto stopping = [&] {
+    return merger.halt().load() || (opt.interrupt && opt.interrupt->load());
+  };
+  std::uint64_t planned = 0;
+  {
+    TaskStream<P> stream(p, r.split_depth, opt.task_chunk);
+    TaskChunk<typename P::State> chunk;
+    while (!stopping() && stream.next(chunk)) {
+      detail::run_chunk(p, opt, chunk, ck.get(), merger, r, progress);
+      planned = chunk.first + chunk.states.size();
+    }
+  }
 
   r.interrupted = opt.interrupt && opt.interrupt->load();
   if (ck) {
@@ -197,7 +220,8 @@ RunResult run(const P& p, const RunOptions& opt) {
   r.by_key = total.by_key;
   r.nodes = total.nodes;
   r.cpu_seconds = total.cpu_seconds;
-  r.exhaustive = merger.exhaustive();
+  // Chunks never started after a stop leave the run as incomplete as skipped tasks do.
+  r.exhaustive = merger.exhaustive() && planned == r.tasks;
   r.tasks_run = merger.tasks_run();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

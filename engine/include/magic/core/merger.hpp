@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,10 +42,21 @@ class OrderedMerger {
  public:
   using Context = TaskContext<P>;
 
-  // `ids[k]` is the task index of this run's k-th task.
-  OrderedMerger(const P& p, MergePolicy policy, std::vector<std::uint64_t> ids, Journal* checkpoint)
-      : p_(p), policy_(std::move(policy)), ids_(std::move(ids)), slots_(ids_.size()), checkpoint_(checkpoint) {
+  OrderedMerger(const P& p, MergePolicy policy, Journal* checkpoint)
+      : p_(p), policy_(std::move(policy)), checkpoint_(checkpoint) {
     if (policy_.hash_set) set_.emplace(sizeof(typename P::Solution), policy_.dedup_memory);
+  }
+
+  // The next tasks to fold, in order: `ids[k]` is the task index of the
+  // chunk's k-th task.  Every task of the previous chunk must be finished.
+  void begin_chunk(std::vector<std::uint64_t> ids) {
+    std::lock_guard lk(mu_);
+    if (next_ != slots_.size()) throw std::logic_error("a chunk began before the last one was folded");
+    folded_before_ += next_;
+    ids_ = std::move(ids);
+    slots_.clear();
+    slots_.resize(ids_.size());
+    next_ = 0;
   }
 
   // What each task's context needs to know.
@@ -84,7 +96,7 @@ class OrderedMerger {
   }
 
   const TaskRecord& total() const { return total_; }
-  std::uint64_t folded() const { return next_; }
+  std::uint64_t folded() const { return folded_before_ + next_; }
   std::uint64_t tasks_run() const { return tasks_run_; }
   bool exhaustive() const { return exhaustive_; }
 
@@ -149,6 +161,7 @@ class OrderedMerger {
   std::optional<CanonicalSet> set_;
   std::mutex mu_;
   std::size_t next_ = 0;
+  std::uint64_t folded_before_ = 0;  // tasks of earlier chunks
   std::uint64_t handed_ = 0;
   std::uint64_t tasks_run_ = 0;
   bool exhaustive_ = true;

@@ -5,8 +5,18 @@
 // Task i is the i-th node the problem's expand() hands out at the split
 // level, so the list, and every index in a checkpoint or a shard, depends
 // only on the problem and the split depth, never on the threads.
+//
+// The list is never held whole: a TaskStream hands it out in chunks of
+// consecutive indices, so a split into 10^8 tasks runs in the memory of two
+// chunks.
+#include <algorithm>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
 #include <functional>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "magic/core/problem.hpp"
@@ -25,12 +35,115 @@ struct Shard {
 inline constexpr std::uint64_t kTargetTasks = 1000;
 inline constexpr int kMaxSplitDepth = 64;
 
+// The whole list at once: for tests and small tools only; the runner streams.
 template <Problem P>
 std::vector<typename P::State> plan_tasks(const P& p, int depth) {
   std::vector<typename P::State> tasks;
   p.expand(depth, [&](const typename P::State& s, bool) { tasks.push_back(s); });
   return tasks;
 }
+
+template <Problem P>
+std::uint64_t count_tasks(const P& p, int depth) {
+  std::uint64_t n = 0;
+  p.expand(depth, [&](const typename P::State&, bool) { ++n; });
+  return n;
+}
+
+// Consecutive tasks first, first+1, ... of the list.
+template <class State>
+struct TaskChunk {
+  std::uint64_t first = 0;
+  std::vector<State> states;
+};
+
+// Hands out the task list in index order, `chunk` tasks at a time.
+// expand() is one recursive walk that cannot be paused, so it runs on a
+// producer thread that fills the next chunk while the current one runs,
+// and waits when two are ready.  Destroying the stream early (a stop, an
+// error) unwinds the walk and joins the thread.
+template <Problem P>
+class TaskStream {
+ public:
+  using State = typename P::State;
+  static constexpr std::size_t kReadyChunks = 2;
+
+  TaskStream(const P& p, int depth, std::size_t chunk)
+      : chunk_(chunk ? chunk : 1), producer_([this, &p, depth] { produce(p, depth); }) {}
+  ~TaskStream() {
+    {
+      std::lock_guard lk(mu_);
+      cancelled_ = true;
+    }
+    cv_.notify_all();
+    producer_.join();
+  }
+  TaskStream(const TaskStream&) = delete;
+  TaskStream& operator=(const TaskStream&) = delete;
+
+  // The next chunk; false once the list is exhausted.  Rethrows what expand() threw.
+  bool next(TaskChunk<State>& out) {
+    std::unique_lock lk(mu_);
+    cv_.wait(lk, [&] { return !ready_.empty() || finished_; });
+    if (ready_.empty()) {
+      if (failure_) std::rethrow_exception(failure_);
+      return false;
+    }
+    out = std::move(ready_.front());
+    ready_.pop_front();
+    cv_.notify_all();
+    return true;
+  }
+  // The most states held at once (tests check the bound).
+  std::size_t peak_states() const {
+    std::lock_guard lk(mu_);
+    return peak_;
+  }
+
+ private:
+  struct Cancelled {};
+
+  void produce(const P& p, int depth) {
+    TaskChunk<State> cur;
+    try {
+      p.expand(depth, [&](const State& s, bool) {
+        cur.states.push_back(s);
+        if (cur.states.size() == chunk_) hand_over(cur);
+      });
+      if (!cur.states.empty()) hand_over(cur);
+    } catch (const Cancelled&) {
+    } catch (...) {
+      std::lock_guard lk(mu_);
+      failure_ = std::current_exception();
+    }
+    std::lock_guard lk(mu_);
+    finished_ = true;
+    cv_.notify_all();
+  }
+
+  void hand_over(TaskChunk<State>& cur) {
+    std::unique_lock lk(mu_);
+    cv_.wait(lk, [&] { return ready_.size() < kReadyChunks || cancelled_; });
+    if (cancelled_) throw Cancelled{};
+    const std::uint64_t next_first = cur.first + cur.states.size();
+    ready_.push_back(std::move(cur));
+    // The states alive: the ready chunks, plus one being consumed.
+    peak_ = std::max(peak_, (ready_.size() + 1) * chunk_);
+    cur = TaskChunk<State>{next_first, {}};
+    cur.states.reserve(chunk_);
+    cv_.notify_all();
+  }
+
+  const std::size_t chunk_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<TaskChunk<State>> ready_;
+  bool finished_ = false;
+  bool cancelled_ = false;
+  std::exception_ptr failure_;
+  std::size_t peak_ = 0;
+  std::thread producer_;  // last: starts once every member above exists
+};
 
 // The first depth with at least `target` tasks, or the depth below which the
 // tree cannot be cut any more.  Each level is counted only up to `target`.
@@ -58,13 +171,19 @@ struct TaskSelection {
   std::vector<std::uint64_t> resumed;  // task indices a checkpoint already holds
 };
 
-// `done(i)` says whether task i is already finished (resume).
-inline TaskSelection select_tasks(std::uint64_t total, Shard shard,
+// This shard's tasks among first..first+n-1; `done(i)` says whether task i
+// is already finished (resume).
+inline TaskSelection select_tasks(std::uint64_t first, std::uint64_t n, Shard shard,
                                   const std::function<bool(std::uint64_t)>& done) {
   TaskSelection sel;
-  for (std::uint64_t i = shard.index; i < total; i += shard.count)
-    (done && done(i) ? sel.resumed : sel.run).push_back(i);
+  std::uint64_t i = first + (shard.index + shard.count - first % shard.count) % shard.count;
+  for (; i < first + n; i += shard.count) (done && done(i) ? sel.resumed : sel.run).push_back(i);
   return sel;
+}
+
+// How many of `total` tasks belong to the shard.
+inline std::uint64_t shard_size(std::uint64_t total, Shard shard) {
+  return total > shard.index ? (total - shard.index + shard.count - 1) / shard.count : 0;
 }
 
 }  // namespace magic
