@@ -1,0 +1,223 @@
+#include "magic/result_file.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "magic/core/error.hpp"
+#include "magic/io.hpp"
+#include "magic/registry.hpp"
+
+namespace magic {
+namespace {
+
+// Result files may list every solution; 1 GiB bounds what is read into memory.
+constexpr JsonLimits kResultLimits{64, std::size_t{1} << 30};
+
+class Fields {
+ public:
+  Fields(const nlohmann::json& j, std::string where) : j_(j), where_(std::move(where)) {}
+
+  const nlohmann::json& at(const char* key) const {
+    if (!j_.is_object() || !j_.contains(key)) fail(std::string("no \"") + key + "\"");
+    return j_.at(key);
+  }
+  std::uint64_t count(const char* key) const {
+    const auto& v = at(key);
+    if (!v.is_number_unsigned()) fail(std::string("\"") + key + "\" must be a non-negative integer");
+    return v.get<std::uint64_t>();
+  }
+  double seconds(const char* key) const {
+    const auto& v = at(key);
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+      fail(std::string("\"") + key + "\" must be a non-negative number");
+    return v.get<double>();
+  }
+  std::string text(const char* key) const {
+    const auto& v = at(key);
+    if (!v.is_string()) fail(std::string("\"") + key + "\" must be a string");
+    return v.get<std::string>();
+  }
+  [[noreturn]] void fail(const std::string& why) const { throw InputError(where_ + ": " + why); }
+
+ private:
+  const nlohmann::json& j_;
+  std::string where_;
+};
+
+void parse_shard(const std::string& text, ShardResult& r, const Fields& f) {
+  unsigned i = 0, m = 0;
+  char slash = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%u%c%u%c", &i, &slash, &m, &extra) != 3 || slash != '/' || m == 0 || i >= m ||
+      text != std::to_string(i) + "/" + std::to_string(m))
+    f.fail("\"shard\" must be i/m with 0 <= i < m, got \"" + text + "\"");
+  r.shard_index = i;
+  r.shard_count = m;
+}
+
+void parse_by_key(const nlohmann::json& counts, ShardResult& r, const Fields& f) {
+  if (r.by_key_name.empty()) return;
+  const auto& m = Fields(counts, "counts").at(r.by_key_name.c_str());
+  if (!m.is_object()) f.fail("counts." + r.by_key_name + " must be an object");
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    std::int64_t k = 0;
+    std::size_t pos = 0;
+    try {
+      k = std::stoll(it.key(), &pos);
+    } catch (...) {
+      pos = 0;
+    }
+    if (pos == 0 || pos != it.key().size()) f.fail("counts." + r.by_key_name + " has a key that is not a number");
+    if (!it->is_number_unsigned()) f.fail("counts." + r.by_key_name + " values must be non-negative integers");
+    r.by_key[k] = it->get<std::uint64_t>();
+  }
+}
+
+// What a merge recomputes; every other top-level field (a problem's extras,
+// such as a star's line list) is carried over from the first shard.
+const std::set<std::string> kOwnFields{"problem", "solutions", "counts", "exhaustive", "interrupted", "digest", "run"};
+
+std::string shard_text(std::uint32_t i, std::uint32_t m) { return std::to_string(i) + "/" + std::to_string(m); }
+
+}  // namespace
+
+ShardResult parse_result(const std::string& text, const std::string& path) {
+  const nlohmann::json j = parse_json(text, path, kResultLimits);
+  ShardResult r;
+  r.path = path;
+  const Fields top(j, path);
+  r.problem = top.at("problem");
+  if (!r.problem.is_object() || !r.problem.contains("name") || !r.problem.at("name").is_string())
+    top.fail("\"problem\" must be an object with a \"name\"");
+  r.by_key_name = by_key_name(r.problem.at("name").get<std::string>());
+  r.counts = top.at("counts");
+  const Fields counts(r.counts, path + ": counts");
+  r.unique = counts.count("unique");
+  r.has_total = r.counts.is_object() && r.counts.contains("total");
+  if (r.has_total) r.total = counts.count("total");
+  parse_by_key(r.counts, r, top);
+  if (!top.at("exhaustive").is_boolean()) top.fail("\"exhaustive\" must be true or false");
+  r.exhaustive = top.at("exhaustive").get<bool>();
+  if (!Digest::parse(top.text("digest"), r.digest)) top.fail("\"digest\" must be 32 hex digits");
+  r.run = top.at("run");
+  r.extra = nlohmann::json::object();
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!kOwnFields.count(it.key())) r.extra[it.key()] = *it;
+  const Fields run(r.run, path + ": run");
+  if (r.run.is_object() && r.run.contains("shards_merged"))
+    run.fail("this file is already a merge of shards; merge the shard files themselves");
+  parse_shard(run.text("shard"), r, run);
+  r.tasks = run.count("tasks");
+  r.tasks_run = run.count("tasks_run");
+  r.tasks_resumed = run.count("tasks_resumed");
+  const auto& depth = run.at("split_depth");
+  if (!depth.is_number_unsigned() || depth.get<std::uint64_t>() > 64) run.fail("\"split_depth\" must be 0..64");
+  r.split_depth = depth.get<int>();
+  r.version = run.text("version");
+  r.dedup = run.text("dedup");
+  r.nodes = run.count("nodes");
+  r.cpu_seconds = run.seconds("cpu_seconds");
+  r.wall_seconds = run.seconds("wall_seconds");
+  return r;
+}
+
+ShardResult read_result(const std::string& path) { return parse_result(read_file(path, kResultLimits.max_bytes), path); }
+
+namespace {
+
+// Every shard belongs to the first one's run: same problem, split, tasks, version.
+void check_same_run(const std::vector<ShardResult>& shards) {
+  const ShardResult& a = shards.front();
+  for (const ShardResult& b : shards) {
+    auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
+      throw SpecError(b.path + " is of another run than " + a.path + ": " + what + " " + y + " vs " + x);
+    };
+    if (b.problem != a.problem) differ("problem", a.problem.dump(), b.problem.dump());
+    if (b.split_depth != a.split_depth)
+      differ("split depth", std::to_string(a.split_depth), std::to_string(b.split_depth));
+    if (b.shard_count != a.shard_count)
+      differ("shard count", std::to_string(a.shard_count), std::to_string(b.shard_count));
+    if (b.tasks != a.tasks) differ("task count", std::to_string(a.tasks), std::to_string(b.tasks));
+    if (b.version != a.version) differ("engine version", a.version, b.version);
+    if (b.dedup != a.dedup) differ("dedup", a.dedup, b.dedup);
+    if (b.has_total != a.has_total) differ("counts", "with total", "without total");
+  }
+}
+
+// True when every shard 0..m-1 is present and complete.
+bool check_coverage(const std::vector<ShardResult>& shards, bool partial) {
+  const std::uint32_t m = shards.front().shard_count;
+  std::map<std::uint32_t, const ShardResult*> seen;
+  for (const ShardResult& s : shards) {
+    auto [it, fresh] = seen.emplace(s.shard_index, &s);
+    if (!fresh)
+      throw SpecError(s.path + " and " + it->second->path + " both cover shard " + shard_text(s.shard_index, m));
+    if (s.tasks_run + s.tasks_resumed > s.tasks)
+      throw SpecError(s.path + ": more tasks run than the run has");
+  }
+  bool complete = seen.size() == m;
+  if (!complete && !partial) {
+    std::uint32_t missing = 0;
+    while (seen.count(missing)) ++missing;
+    throw SpecError("shard " + shard_text(missing, m) + " is missing (" + std::to_string(seen.size()) + " of " +
+                    std::to_string(m) + " given; --partial merges them anyway)");
+  }
+  for (const ShardResult& s : shards) {
+    if (s.exhaustive) continue;
+    if (!partial) throw SpecError(s.path + " stopped early (exhaustive: false); --partial merges it anyway");
+    complete = false;
+  }
+  return complete;
+}
+
+}  // namespace
+
+nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partial) {
+  if (shards.empty()) throw SpecError("nothing to merge");
+  check_same_run(shards);
+  const bool complete = check_coverage(shards, partial);
+
+  const ShardResult& a = shards.front();
+  std::uint64_t unique = 0, total = 0, nodes = 0, tasks_run = 0, tasks_resumed = 0;
+  double cpu = 0, wall = 0;
+  Digest digest;
+  std::map<std::int64_t, std::uint64_t> by_key;
+  std::vector<std::string> merged;
+  for (const ShardResult& s : shards) {
+    unique += s.unique;
+    total += s.total;
+    nodes += s.nodes;
+    cpu += s.cpu_seconds;
+    wall = std::max(wall, s.wall_seconds);
+    tasks_run += s.tasks_run;
+    tasks_resumed += s.tasks_resumed;
+    digest.merge(s.digest);
+    for (const auto& [k, v] : s.by_key) by_key[k] += v;
+    merged.push_back(shard_text(s.shard_index, s.shard_count));
+  }
+  std::sort(merged.begin(), merged.end());
+
+  nlohmann::json counts{{"unique", unique}};
+  if (a.has_total) counts["total"] = total;
+  if (!a.by_key_name.empty()) {
+    nlohmann::json m = nlohmann::json::object();
+    for (const auto& [k, v] : by_key) m[std::to_string(k)] = v;
+    counts[a.by_key_name] = m;
+  }
+  nlohmann::json run = a.run;
+  if (complete) run["shard"] = "0/1";
+  else run.erase("shard");  // covers no shard i/m of its own
+  run["shards_merged"] = merged;
+  run["tasks_run"] = tasks_run;
+  run["tasks_resumed"] = tasks_resumed;
+  run["nodes"] = nodes;
+  run["cpu_seconds"] = cpu;
+  run["wall_seconds"] = wall;  // the longest shard: they may have run side by side
+  run.erase("threads");        // per shard, not of the merge
+  nlohmann::json out = a.extra;
+  out.update({{"problem", a.problem}, {"counts", counts}, {"exhaustive", complete}, {"digest", digest.hex()},
+              {"run", run}});
+  return out;
+}
+
+}  // namespace magic

@@ -1,0 +1,139 @@
+// `magic-enum merge` through the binary: shards 0/m .. m-1/m of a run merge
+// to exactly the counts and digest of the whole run, and every merge of
+// results that do not make one run is refused with exit 2.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+
+namespace {
+
+struct MergeCase {
+  std::string name;
+  std::string run;   // the subcommand and its parameters
+  std::string grid;  // complete only: the grid file's text, appended as its path
+};
+void PrintTo(const MergeCase& c, std::ostream* os) { *os << c.name; }
+
+class Merge : public ::testing::TestWithParam<MergeCase> {
+ protected:
+  ScratchPath dir{"merge"};
+  std::string run;
+  void SetUp() override {
+    std::filesystem::create_directories(dir.path());
+    run = GetParam().run;
+    if (!GetParam().grid.empty()) {
+      std::ofstream((dir / "grid.txt").string()) << GetParam().grid;
+      run += " " + (dir / "grid.txt").string();
+    }
+  }
+
+  std::string shard(std::uint32_t i, std::uint32_t m, const std::string& extra = "") {
+    const std::string path = (dir / ("s" + std::to_string(i) + "of" + std::to_string(m) + ".json")).string();
+    const CliRun r = run_cli(run + " -q --shard " + std::to_string(i) + "/" + std::to_string(m) +
+                             " --json " + path + extra);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return path;
+  }
+};
+
+nlohmann::json parse(const CliRun& r) {
+  EXPECT_EQ(r.code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST_P(Merge, ShardsMergeToTheWholeRun) {
+  const auto whole = parse(run_cli(run + " --json -"));
+  for (std::uint32_t m : {1u, 2u, 3u, 7u}) {
+    std::string files;
+    for (std::uint32_t i = 0; i < m; ++i) files += " " + shard(i, m);
+    const auto merged = parse(run_cli("merge --json -" + files));
+    EXPECT_EQ(merged.at("counts"), whole.at("counts")) << m;
+    EXPECT_EQ(merged.at("digest"), whole.at("digest")) << m;
+    EXPECT_EQ(merged.at("problem"), whole.at("problem"));
+    EXPECT_TRUE(merged.at("exhaustive").get<bool>());
+    EXPECT_EQ(merged.at("run").at("shards_merged").size(), m);
+    EXPECT_EQ(merged.at("run").at("tasks_run"), whole.at("run").at("tasks_run")) << m;
+    EXPECT_EQ(merged.at("run").at("shard"), "0/1");
+  }
+}
+
+TEST_P(Merge, IncompleteOrOverlappingSetsAreRefused) {
+  const auto a = shard(0, 3), b = shard(1, 3), c = shard(2, 3);
+  EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b));        // 2/3 missing
+  EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b + " " + b + " " + c));  // 1/3 twice
+  const auto partial = parse(run_cli("merge --partial --json - " + a + " " + c));
+  EXPECT_FALSE(partial.at("exhaustive").get<bool>());
+  EXPECT_FALSE(partial.at("run").contains("shard"));
+  // Another shard count or another split of the same problem is another run.
+  EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b + " " + shard(1, 2)));
+  const auto deeper = shard(2, 3, " --split-depth 1");
+  EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b + " " + deeper));
+  shard(2, 3);  // back to the run's own split
+  // A merged result is not a shard.
+  const std::string whole = (dir / "whole.json").string();
+  ASSERT_EQ(run_cli("merge -q --json " + whole + " " + a + " " + b + " " + c).code, 0);
+  EXPECT_CLEAN_ERROR(run_cli("merge " + whole));
+}
+
+TEST_P(Merge, AShardThatStoppedEarlyNeedsPartial) {
+  // complete with a limit searches for first completions in one restarting
+  // task: another task list, which merge refuses as another run.
+  if (!GetParam().grid.empty()) GTEST_SKIP() << "a limited complete run is another run";
+  const auto a = shard(0, 2), b = shard(1, 2, " --limit 1");
+  EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b));
+  EXPECT_FALSE(parse(run_cli("merge --partial --json - " + a + " " + b)).at("exhaustive").get<bool>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, Merge,
+                         ::testing::Values(MergeCase{"square4", "square --order 4"},
+                                           MergeCase{"star9", "star --n 9"},
+                                           MergeCase{"pentagram_k4", "star --n 5 --numbers 1..10 --equal-lines 4"},
+                                           MergeCase{"circle12", "circle --n 12"},
+                                           MergeCase{"complete_empty4", "complete --count", "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"}),
+                         [](const auto& p) { return p.param.name; });
+
+// Files that are not results of one run.
+TEST(MergeInputs, MixedProblemsVersionsAndBadFilesAreRefused) {
+  const ScratchPath dir("merge_bad");
+  std::filesystem::create_directories(dir.path());
+  const std::string sq = (dir / "sq.json").string(), st = (dir / "st.json").string();
+  ASSERT_EQ(run_cli("square --order 3 -q --shard 0/2 --json " + sq).code, 0);
+  ASSERT_EQ(run_cli("star --n 7 -q --shard 1/2 --json " + st).code, 0);
+  EXPECT_CLEAN_ERROR(run_cli("merge " + sq + " " + st));
+
+  auto edited = [&](const std::string& name, auto&& edit) {
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(sq));
+    edit(j);
+    const std::string path = (dir / name).string();
+    std::ofstream(path) << j.dump();
+    return path;
+  };
+  const auto other_version = edited("v.json", [](auto& j) {
+    j["run"]["version"] = "0.0.0";
+    j["run"]["shard"] = "1/2";
+  });
+  EXPECT_CLEAN_ERROR(run_cli("merge " + sq + " " + other_version));
+  const auto negative = edited("n.json", [](auto& j) {
+    j["counts"]["unique"] = -5;
+    j["run"]["shard"] = "1/2";
+  });
+  EXPECT_CLEAN_ERROR(run_cli("merge " + sq + " " + negative));
+  const auto bad_shard = edited("b.json", [](auto& j) { j["run"]["shard"] = "3/2"; });
+  EXPECT_CLEAN_ERROR(run_cli("merge " + bad_shard));
+  const auto no_digest = edited("d.json", [](auto& j) { j.erase("digest"); });
+  EXPECT_CLEAN_ERROR(run_cli("merge " + no_digest));
+
+  const std::string deep = (dir / "deep.json").string();
+  std::ofstream(deep) << std::string(100000, '[') << std::string(100000, ']');
+  EXPECT_CLEAN_ERROR(run_cli("merge " + deep));
+  EXPECT_CLEAN_ERROR(run_cli("merge " + (dir / "missing.json").string()));
+  EXPECT_CLEAN_ERROR(run_cli("merge"));
+  EXPECT_CLEAN_ERROR(run_cli("merge --json '' " + sq));
+}
+
+}  // namespace
