@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -277,6 +278,33 @@ TEST(Verify, EveryRunModeIsCheckedOnWhatItCounted) {
     EXPECT_EQ(ok.code, 0) << ok.err;
     EXPECT_NE(ok.out.find("counts and digest agree"), std::string::npos) << ok.out;
   }
+}
+
+// README "Shards and merge": the merged result checks against the shards'
+// solutions together, and a shard's solutions left out are noticed.
+TEST(Verify, AMergedShardRunChecksAgainstAllShardsSolutions) {
+  Scratch all(".jsonl"), merged(".json");
+  std::vector<std::unique_ptr<Scratch>> files;
+  std::string jsons, lines_text, without_last;
+  for (int i = 0; i < 3; ++i) {
+    const Scratch* json_file = files.emplace_back(std::make_unique<Scratch>(".json")).get();
+    const Scratch* lines = files.emplace_back(std::make_unique<Scratch>(".jsonl")).get();
+    ASSERT_EQ(run_cli("square --order 4 --shard " + std::to_string(i) + "/3 --json " + json_file->str() +
+                      " --solutions-file " + lines->str() + " -q")
+                  .code,
+              0);
+    jsons += " " + json_file->str();
+    if (i == 2) without_last = lines_text;
+    lines_text += lines->read();
+  }
+  const CliRun m = run_cli("merge" + jsons + " --json " + merged.str() + " -q");
+  ASSERT_EQ(m.code, 0) << m.err;
+  all.write(lines_text);
+  const CliRun ok = run_cli("verify " + merged.str() + " --solutions-file " + all.str());
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("880 solutions valid and distinct; counts and digest agree"), std::string::npos) << ok.out;
+  all.write(without_last);
+  EXPECT_REJECTED(run_cli("verify " + merged.str() + " --solutions-file " + all.str()), "counts.unique is 880");
 }
 
 TEST(Verify, SolutionsInBothPlacesMustAgree) {

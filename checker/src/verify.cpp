@@ -22,7 +22,7 @@ namespace {
 
 // A result with every solution inline can be large (square 4 semi: ~4 MB);
 // bigger listings belong in a solutions file, which streams.
-constexpr std::size_t kMaxResultBytes = std::size_t{256} << 20;
+constexpr std::size_t kMaxResultBytes = std::size_t{1} << 30;  // the README's limit for verify
 constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxDepth = 64;
 
