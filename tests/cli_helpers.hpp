@@ -14,14 +14,15 @@ struct CliRun {
 };
 
 inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "") {
-  static int seq = 0;
-  const std::string base = unique_temp_path("cli") + "_" + std::to_string(seq++);
-  std::string cmd = std::string(MAGIC_BIN) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  // Output goes through files (not pipes) so neither stream can block the
+  // other; they are removed on return.
+  const ScratchPath out("cli_out"), err("cli_err"), in("cli_in");
+  std::string cmd = std::string(MAGIC_BIN) + " " + args + " >" + out.str() + " 2>" + err.str();
   if (!stdin_text.empty()) {
-    FILE* f = std::fopen((base + ".in").c_str(), "w");
+    FILE* f = std::fopen(in.str().c_str(), "w");
     std::fputs(stdin_text.c_str(), f);
     std::fclose(f);
-    cmd += " <" + base + ".in";
+    cmd += " <" + in.str();
   } else {
     cmd += " </dev/null";
   }
@@ -38,8 +39,8 @@ inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "
   };
   CliRun r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
+  r.out = slurp(out.str());
+  r.err = slurp(err.str());
   return r;
 }
 

@@ -220,9 +220,9 @@ TEST(Circle, Maenjin2BaselineReproducesTheDocument) {
   const std::string bin = std::filesystem::path(MAGIC_BIN).parent_path() / "baseline-maenjin2";
   const int expect[] = {1, 2, 1, 5, 0, 6, 4, 6, 0, 18};
   for (int n = 3; n <= 12; ++n) {
-    const std::string out = ::testing::TempDir() + "/maenjin2_" + std::to_string(n) + ".txt";
-    ASSERT_EQ(std::system((bin + " " + std::to_string(n) + " >" + out).c_str()), 0);
-    std::FILE* f = std::fopen(out.c_str(), "r");
+    const ScratchPath out("maenjin2_" + std::to_string(n));
+    ASSERT_EQ(std::system((bin + " " + std::to_string(n) + " >" + out.str()).c_str()), 0);
+    std::FILE* f = std::fopen(out.str().c_str(), "r");
     ASSERT_NE(f, nullptr);
     std::string text;
     char buf[4096];

@@ -17,12 +17,6 @@ namespace {
 
 const std::string kSeed2 = "[[0,0,0],[0,5,0],[0,0,0]]";
 
-std::string write_tmp(const std::string& name, const std::string& text) {
-  const fs::path p = fs::path(::testing::TempDir()) / name;
-  std::ofstream(p) << text;
-  return p.string();
-}
-
 }  // namespace
 
 TEST(CliComplete, FirstCompletionFromStdinAndFile) {
@@ -30,8 +24,9 @@ TEST(CliComplete, FirstCompletionFromStdinAndFile) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("  2  7  6\n  9  5  1\n  4  3  8\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unique 1"), std::string::npos);
-  const std::string f = write_tmp("seed3.txt", "1 15 14 4\n12 0 0 9\n8 0 0 5\n13 3 2 16\n");
-  const auto j = run_cli("complete " + f + " --json -");
+  const ScratchPath f("seed3");
+  std::ofstream(f.path()) << "1 15 14 4\n12 0 0 9\n8 0 0 5\n13 3 2 16\n";
+  const auto j = run_cli("complete " + f.str() + " --json -");
   ASSERT_EQ(j.code, 0) << j.err;
   const auto res = nlohmann::json::parse(j.out);
   EXPECT_EQ(res.at("problem").at("name"), "complete");
@@ -73,11 +68,11 @@ TEST(CliComplete, Modes) {
   ASSERT_EQ(human.code, 0);
   EXPECT_EQ(std::count(human.out.begin(), human.out.end(), '\n'), 8 * 4 + 3) << human.out;
 
-  const std::string dir = ::testing::TempDir();
-  const auto file = run_cli("complete --all --quiet --solutions-file " + dir + "/c.jsonl", kSeed2);
+  const ScratchPath jsonl("c_jsonl");
+  const auto file = run_cli("complete --all --quiet --solutions-file " + jsonl.str(), kSeed2);
   ASSERT_EQ(file.code, 0) << file.err;
   EXPECT_TRUE(file.out.empty());
-  std::ifstream in(dir + "/c.jsonl");
+  std::ifstream in(jsonl.path());
   std::string line;
   int n = 0;
   while (std::getline(in, line)) n += oracle::is_square(nlohmann::json::parse(line).get<Grid>(), "magic");

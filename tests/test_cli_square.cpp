@@ -72,9 +72,8 @@ TEST(CliSquare, JsonContract) {
 }
 
 TEST(CliSquare, FilesAreWrittenWholeAndJsonLinesStream) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "cli_square_files";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const ScratchDir scratch("cli_square_files");
+  const fs::path dir = scratch.path();
   const auto r = run_cli("square --order 4 --json " + (dir / "r.json").string() + " --solutions-file " +
                          (dir / "s.jsonl").string() + " --quiet");
   ASSERT_EQ(r.code, 0) << r.err;

@@ -17,13 +17,6 @@ namespace {
 
 nlohmann::json documents() { return nlohmann::json::parse(magic::embedded_documents()); }
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::path(::testing::TempDir()) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 // Well-formed XML (xmllint), and a real renderer draws it (rsvg-convert).
 void expect_renders(const fs::path& svg) {
   const std::string lint = "xmllint --noout '" + svg.string() + "' 2>/dev/null";
@@ -66,10 +59,10 @@ TEST(Reproduce, SquareRowsMatchAndWriteEveryFile) {
     if (r.at("spec").at("name") == "square") rows.push_back(r);
   ASSERT_EQ(rows.size(), 2u);
   d["rows"] = rows;
-  const fs::path dir = fresh_dir("reproduce_square");
+  const ScratchDir dir("reproduce_square");
   magic::ReproduceOptions ro;
   ro.documents = d;
-  ro.out_dir = dir.string();
+  ro.out_dir = dir.str();
   ro.threads = 2;
   ro.baseline_dir = fs::path(MAGIC_BIN).parent_path().string();
   const auto report = magic::reproduce(ro);
@@ -104,7 +97,8 @@ TEST(Reproduce, LongPortsAreTimedOnlyWhenAsked) {
   d["rows"] = nlohmann::json::array({row});
   magic::ReproduceOptions ro;
   ro.documents = d;
-  ro.out_dir = fresh_dir("reproduce_when").string();
+  const ScratchDir dir("reproduce_when");
+  ro.out_dir = dir.str();
   ro.threads = 1;
   ro.baseline_dir = fs::path(MAGIC_BIN).parent_path().string();
   auto report = magic::reproduce(ro);
@@ -129,7 +123,7 @@ TEST(Reproduce, AWrongDocumentCountIsReportedAsMismatch) {
   nlohmann::json row = d.at("rows").at(0);
   row["counts"]["unique"] = 2;  // the 3x3 square has 1
   d["rows"] = nlohmann::json::array({row});
-  const fs::path dir = fresh_dir("reproduce_mismatch");
+  const ScratchDir dir("reproduce_mismatch");
   std::ofstream(dir / "docs.json") << d.dump();
   const auto r = run_cli("reproduce -q --no-baselines --out " + (dir / "out").string() + " --data " +
                          (dir / "docs.json").string());
@@ -138,7 +132,7 @@ TEST(Reproduce, AWrongDocumentCountIsReportedAsMismatch) {
 }
 
 TEST(Reproduce, BadDataFileIsAUsageError) {
-  const fs::path dir = fresh_dir("reproduce_bad");
+  const ScratchDir dir("reproduce_bad");
   std::ofstream(dir / "bad.json") << "{not json";
   EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "bad.json").string()));
   EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "missing.json").string()));
@@ -153,7 +147,7 @@ TEST(Reproduce, BadDataFileIsAUsageError) {
 }
 
 TEST(Svg, SquarePictureIsValidAndRenders) {
-  const fs::path dir = fresh_dir("svg_square");
+  const ScratchDir dir("svg_square");
   const auto r = run_cli("square --order 3 -q --svg " + (dir / "s.svg").string());
   ASSERT_EQ(r.code, 0) << r.err;
   expect_renders(dir / "s.svg");
@@ -161,7 +155,7 @@ TEST(Svg, SquarePictureIsValidAndRenders) {
 }
 
 TEST(Svg, StarAndCirclePicturesAreValidAndRender) {
-  const fs::path dir = fresh_dir("svg_star_circle");
+  const ScratchDir dir("svg_star_circle");
   for (const std::string& cmd : {std::string("star --n 5 --numbers 1..12"), std::string("star --n 7"),
                                  std::string("circle --n 8")}) {
     const fs::path f = dir / "p.svg";
@@ -174,7 +168,7 @@ TEST(Svg, StarAndCirclePicturesAreValidAndRender) {
 }
 
 TEST(Svg, AFileThatIsNotXmlIsCaught) {
-  const fs::path dir = fresh_dir("svg_bad");
+  const ScratchDir dir("svg_bad");
   std::ofstream(dir / "bad.svg") << "<svg><g></svg>";
   const std::string lint = "xmllint --noout '" + (dir / "bad.svg").string() + "' 2>/dev/null";
   EXPECT_NE(std::system(lint.c_str()), 0);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# ctest-clean.sh BUILD_DIR [ctest args...]: runs ctest in BUILD_DIR with the
+# tests' temp dir set to a new empty one (GoogleTest reads TEST_TMPDIR, the
+# rest TMPDIR), and fails if the suite leaves anything in it: every scratch
+# file a test makes must be removed by that test.
+set -euo pipefail
+build=$1
+shift
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/magic-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$build"
+TMPDIR=$tmp TEST_TMPDIR=$tmp ctest --output-on-failure "$@"
+if [ -n "$(ls -A "$tmp")" ]; then
+  echo "error: the tests left files in their temp dir:" >&2
+  ls -lA "$tmp" | head -50 >&2
+  exit 1
+fi
