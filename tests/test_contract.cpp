@@ -319,6 +319,14 @@ TEST(Registry, UnknownOrMalformedSpecsAreSpecErrors) {
   for (const auto& spec : {nlohmann::json{}, nlohmann::json{{"name", "hexagon"}}, nlohmann::json{{"name", 5}},
                            nlohmann::json::array()})
     EXPECT_THROW(magic::run_spec(spec), magic::SpecError) << spec.dump();
+  // Numbers that are not ints: a float far out of range was undefined
+  // behaviour in the cast (found by fuzz/fuzz_documents), a wide integer wrapped.
+  for (const char* text : {R"({"name":"square","order":1e300})", R"({"name":"square","order":4294967299})",
+                           R"({"name":"star","n":5,"sum":-1e300})", R"({"name":"star","n":5,"numbers":[1,2.5e10]})",
+                           R"({"name":"star","n":5,"equal_lines":1e20})", R"({"name":"circle","n":4294967304})"}) {
+    const auto spec = nlohmann::json::parse(text);
+    EXPECT_THROW(magic::run_spec(spec), magic::SpecError) << text;
+  }
   EXPECT_EQ(magic::by_key_name("star"), "by_sum");
   EXPECT_EQ(magic::by_key_name("square"), "");
   EXPECT_EQ(magic::picture_of("circle"), magic::Picture::Circle);

@@ -1,4 +1,5 @@
 #include "magic/circle.hpp"
+#include "magic/spec_int.hpp"
 
 #include <numeric>
 #include <set>
@@ -210,7 +211,7 @@ CircleSpec circle_spec_from_json(const nlohmann::json& spec) {
   } catch (const nlohmann::json::exception&) {
   }
   if (!method) throw SpecError(std::string("unknown circle method (use ") + kCircleMethodNames + ") in " + spec.dump());
-  const CircleSpec s{spec.at("n").get<int>(), *method};
+  const CircleSpec s{spec_int(spec.at("n"), "circle n"), *method};
   validate_circle(s);
   return s;
 }

@@ -1,11 +1,13 @@
 #include "magic/square.hpp"
 
+#include "magic/spec_int.hpp"
+
 namespace magic {
 
 SquareSpec square_spec_from_json(const nlohmann::json& spec) {
   SquareSpec s;
   try {
-    s.order = spec.at("order").get<int>();
+    s.order = spec_int(spec.at("order"), "square order");
     const std::string kind = spec.value("kind", "magic");
     const auto k = parse_square_kind(kind);
     if (!k) throw SpecError("unknown square kind '" + kind + "' (use " + kSquareKindNames + ")");

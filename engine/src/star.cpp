@@ -1,5 +1,7 @@
 #include "magic/star.hpp"
 
+#include "magic/spec_int.hpp"
+
 #include <cctype>
 #include <cmath>
 #include <numbers>
@@ -138,14 +140,14 @@ StarSpec normalize_star(StarSpec spec) {
 StarSpec star_spec_from_json(const nlohmann::json& j) {
   StarSpec s;
   try {
-    s.n = j.at("n").get<int>();
+    s.n = spec_int(j.at("n"), "star n");
     if (j.contains("numbers")) {
       const auto& nums = j.at("numbers");
       if (nums.is_string()) s.numbers = parse_star_numbers(nums.get<std::string>());
-      else s.numbers = nums.get<std::vector<int>>();
+      else s.numbers = spec_ints(nums, "star numbers");
     }
-    s.equal_lines = j.value("equal_lines", 0);
-    if (j.contains("sum") && !j.at("sum").is_null()) s.sum = j.at("sum").get<int>();
+    s.equal_lines = j.contains("equal_lines") ? spec_int(j.at("equal_lines"), "star equal_lines") : 0;
+    if (j.contains("sum") && !j.at("sum").is_null()) s.sum = spec_int(j.at("sum"), "star sum");
     s.symmetry_breaking = j.value("symmetry_breaking", true);
     const std::string solver = j.value("solver", std::string("auto"));
     bool known = false;
