@@ -146,6 +146,29 @@ TEST(Reproduce, BadDataFileIsAUsageError) {
   EXPECT_CLEAN_ERROR(run_cli("reproduce -q --out " + (dir / "out").string() + " --data " + (dir / "when.json").string()));
 }
 
+// Every shape reproduce() cannot use is a SpecError before any work, never a
+// JSON library exception (the documents data is fuzzed: fuzz/fuzz_documents).
+TEST(Reproduce, BadDataShapesAreSpecErrors) {
+  EXPECT_NO_THROW(magic::validate_documents(documents()));
+  const nlohmann::json good = documents().at("rows").at(1);
+  auto with = [&](const std::string& key, const nlohmann::json& v) {
+    nlohmann::json row = good;
+    if (v.is_discarded()) row.erase(key);
+    else row[key] = v;
+    return nlohmann::json{{"rows", nlohmann::json::array({row})}};
+  };
+  const auto gone = nlohmann::json(nlohmann::json::value_t::discarded);
+  for (const auto& d : {nlohmann::json::array(), nlohmann::json{{"rows", 1}}, nlohmann::json{{"rows", {1}}},
+                        with("id", "../x"), with("id", gone), with("title", 3), with("counts", {1, 2}),
+                        with("times", nlohmann::json::array({{{"seconds", "1"}}})), with("full_only", "yes"), with("spec", gone),
+                        with("spec", {{"name", "square"}, {"order", "4"}}), with("baseline", {{"program", "../sh"}}),
+                        with("baseline", {{"program", "seed001"}, {"args", {1}}})})
+    EXPECT_THROW(magic::validate_documents(d), magic::SpecError) << d.dump();
+  nlohmann::json twice = documents();
+  twice["rows"] = nlohmann::json::array({good, good});
+  EXPECT_THROW(magic::validate_documents(twice), magic::SpecError);
+}
+
 TEST(Svg, SquarePictureIsValidAndRenders) {
   const ScratchDir dir("svg_square");
   const auto r = run_cli("square --order 3 -q --svg " + (dir / "s.svg").string());

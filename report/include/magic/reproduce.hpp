@@ -20,7 +20,12 @@ struct ReproduceOptions {
 };
 
 // Runs everything and returns report.json's content; writes the files.
+// Calls validate_documents first.
 nlohmann::json reproduce(const ReproduceOptions& opt);
+// Throws SpecError naming the row and field of the documents data that
+// reproduce() cannot use (a wrong type, a missing field, a bad spec), so a
+// bad data file fails before any work and never as a JSON library error.
+void validate_documents(const nlohmann::json& documents);
 std::string report_markdown(const nlohmann::json& report);
 
 // The documents' data file, compiled in at build time.
