@@ -9,7 +9,15 @@ target_compile_options(magic_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
 if(MAGIC_NATIVE)
   target_compile_options(magic_options INTERFACE -march=native)
 endif()
+# Compile and link alike; no recovery, so the first report stops the program
+# with a failing exit code.
 if(MAGIC_SANITIZE)
   target_compile_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
-  target_link_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE})
+  target_link_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE} -fno-sanitize-recover=all)
+endif()
+# Coverage instrumentation for libFuzzer in every library the fuzzers link;
+# only the fuzz/ targets link libFuzzer itself (-fsanitize=fuzzer).
+if(MAGIC_FUZZ)
+  target_compile_options(magic_options INTERFACE -fsanitize=fuzzer-no-link)
+  target_link_options(magic_options INTERFACE -fsanitize=fuzzer-no-link)
 endif()
