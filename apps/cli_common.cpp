@@ -4,6 +4,7 @@
 #include "magic/svg.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <csignal>
 #include <filesystem>
 #include <limits>
@@ -46,22 +47,48 @@ int interrupt_exit_code() {
   return sig ? 128 + sig : 128 + SIGINT;
 }
 
+// Whole numbers are taken as written: digits only, no sign, no exponent,
+// and no silent wrap (CLI11 alone reads "-1" into an unsigned as 2^64-1).
+const CLI::Validator& whole_number() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        std::uint64_t n = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+        if (s.empty() || s[0] == '+' || ec != std::errc() || end != s.data() + s.size())
+          return "expected a whole number >= 0, got '" + s + "'";
+        return "";
+      },
+      "UINT");
+  return v;
+}
+
+// An output or checkpoint path: "" is a mistake, not "no file".
+const CLI::Validator& file_name() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string { return s.empty() ? "needs a file name, got ''" : ""; }, "FILE");
+  return v;
+}
+
 void add_common(CLI::App* app, Common& c, const std::string& levels) {
   app->add_option("--threads,-t", c.threads, "worker threads (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(whole_number() & CLI::Range(1u, 4096u));
   app->add_option("--split-depth", c.split_depth,
                   "cut the search tree into tasks this many levels below the root; " + levels +
                       " (default: the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
-      ->check(CLI::Range(0, 64));
-  app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)");
+      ->check(whole_number() & CLI::Range(0, 64));
+  app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)")->check(file_name());
   app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")
       ->default_str("none");
   app->add_option("--solutions-file", c.solutions_file,
-                  "stream solutions to FILE as JSON Lines (implies --solutions all unless given)");
-  app->add_option("--limit", c.limit, "stop after this many unique solutions (0 = exhaustive)");
-  app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m")->default_str("0/1");
+                  "stream solutions to FILE as JSON Lines ('-' = stdout; implies --solutions all unless given)")
+      ->check(file_name());
+  app->add_option("--limit", c.limit, "stop after this many unique solutions (0 = exhaustive)")
+      ->check(whole_number());
+  app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m (m < 2^32)")
+      ->default_str("0/1");
   app->add_option("--checkpoint", c.checkpoint,
-                  "journal finished tasks to FILE; rerunning the same command resumes from it");
+                  "journal finished tasks to FILE; rerunning the same command resumes from it")
+      ->check(file_name());
   app->add_option("--checkpoint-interval", c.checkpoint_interval,
                   "most seconds between syncs of the checkpoint journal to disk (default 2)")
       ->check(CLI::Range(0.0, 3600.0));
@@ -69,12 +96,63 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
       ->check(CLI::IsMember({"auto", "hash-set"}))
       ->default_str("auto");
   app->add_option("--dedup-memory", c.dedup_memory_mib, "memory limit of the hash set, MiB")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+      ->check(whole_number() & CLI::Range(std::size_t{1}, std::size_t{1} << 20));
   app->add_flag("--quiet,-q", c.quiet, "no human summary or progress");
 }
 
 void add_svg_option(CLI::App* app, Common& c) {
-  app->add_option("--svg", c.svg, "draw the first " + std::to_string(kSvgSolutions) + " solutions into FILE (SVG)");
+  app->add_option("--svg", c.svg, "draw the first " + std::to_string(kSvgSolutions) + " solutions into FILE (SVG; '-' = stdout)")
+      ->check(file_name());
+}
+
+namespace {
+
+struct Output {
+  const char* flag;
+  const std::string& path;
+};
+
+// Two spellings of one file (x, ./x, a/../x, a link to x) are the same target.
+std::filesystem::path identity(const std::string& path) {
+  std::error_code ec;
+  auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+  return ec ? std::filesystem::absolute(path).lexically_normal() : p;
+}
+
+}  // namespace
+
+bool summary_on_stdout(const Common& c) {
+  return !c.quiet && c.json != "-" && c.solutions_file != "-" && c.svg != "-";
+}
+
+void check_outputs(const Common& c, std::uint64_t want) {
+  if (!c.checkpoint.empty()) {
+    if (c.checkpoint == "-") throw UsageError("--checkpoint needs a file, not stdout");
+    if (want || !c.solutions_file.empty())
+      throw UsageError("--checkpoint cannot be combined with --solutions or --solutions-file "
+                       "(the journal keeps counts, not solutions)");
+    if (!c.svg.empty()) throw UsageError("--checkpoint cannot be combined with --svg (resumed tasks bring no solutions to draw)");
+    if (c.limit) throw UsageError("--checkpoint cannot be combined with --limit (a stopped search is not a set of whole tasks)");
+  }
+  const std::vector<Output> outs{
+      {"--json", c.json}, {"--solutions-file", c.solutions_file}, {"--svg", c.svg}, {"--checkpoint", c.checkpoint}};
+  const Output* on_stdout = nullptr;
+  for (std::size_t a = 0; a < outs.size(); ++a) {
+    if (outs[a].path.empty()) continue;
+    if (outs[a].path == "-") {
+      if (on_stdout)
+        throw UsageError(std::string(on_stdout->flag) + " and " + outs[a].flag +
+                         " both write to stdout; give one of them a file");
+      on_stdout = &outs[a];
+      continue;
+    }
+    if (std::filesystem::is_directory(outs[a].path))
+      throw UsageError(std::string(outs[a].flag) + " " + outs[a].path + " is a directory");
+    check_writable(outs[a].path);
+    for (std::size_t b = 0; b < a; ++b)
+      if (!outs[b].path.empty() && outs[b].path != "-" && identity(outs[a].path) == identity(outs[b].path))
+        throw UsageError(std::string(outs[b].flag) + " and " + outs[a].flag + " name the same file " + outs[a].path);
+  }
 }
 
 void check_writable(const std::string& path) {
@@ -103,17 +181,29 @@ std::uint64_t solutions_wanted(const Common& c) {
   return n;
 }
 
+std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text) {
+  auto bad = [&] { return UsageError("--shard must be i/m with 0 <= i < m < 2^32, got '" + text + "'"); };
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) throw bad();
+  auto number = [&](std::string_view t) {
+    std::uint32_t v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || t[0] == '+' || ec != std::errc() || end != t.data() + t.size()) throw bad();
+    return v;
+  };
+  const std::string_view all(text);
+  const std::uint32_t i = number(all.substr(0, slash)), m = number(all.substr(slash + 1));
+  if (m == 0 || i >= m) throw bad();
+  return {i, m};
+}
+
 magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   magic::RunOptions ro;
   ro.threads = c.threads;
   ro.split_depth = c.split_depth;
   ro.solutions = want;
   ro.stop_after = c.limit;
-  unsigned i = 0, m = 0;
-  char slash = 0, extra = 0;
-  if (std::sscanf(c.shard.c_str(), "%u%c%u%c", &i, &slash, &m, &extra) != 3 || slash != '/' || m == 0 ||
-      i >= m)
-    throw UsageError("--shard must be i/m with 0 <= i < m, got '" + c.shard + "'");
+  const auto [i, m] = parse_shard(c.shard);
   ro.shard_index = i;
   ro.shard_count = m;
   ro.dedup = c.dedup == "hash-set" ? magic::DedupMode::HashSet : magic::DedupMode::Auto;

@@ -68,6 +68,13 @@ struct Printer {
 int execute(const nlohmann::json& spec, const Common& c, const Printer& pr);
 
 magic::RunOptions run_options(const Common& c, std::uint64_t want);
+std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text);  // "i/m", strictly
+// Before any work: output paths distinct from each other and from the
+// checkpoint, at most one stream on stdout, and the option mixes that
+// cannot work.  UsageError otherwise.
+void check_outputs(const Common& c, std::uint64_t want);
+// Whether the human summary goes to stdout (nothing else does, and not --quiet).
+bool summary_on_stdout(const Common& c);
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name);
 std::string problem_line(const nlohmann::json& problem);

@@ -10,12 +10,6 @@
 namespace cli {
 namespace {
 
-void check_options(const Common& c, std::uint64_t want) {
-  if (!c.checkpoint.empty() && (want || !c.solutions_file.empty()))
-    throw UsageError("--checkpoint cannot be combined with --solutions or --solutions-file");
-  if (!c.svg.empty()) check_writable(c.svg);
-}
-
 // Where handed-out solutions go: the JSON file, stdout, and the picture.
 struct SolutionSink {
   const Common& c;
@@ -29,7 +23,7 @@ struct SolutionSink {
     if (pictured.size() < kSvgSolutions && !c.svg.empty()) pictured.push_back(s);
     if (handed++ >= want) return;
     out.solution(s);
-    if (want && c.json.empty() && c.solutions_file.empty() && !c.quiet) pr.human_solution(std::cout, s);
+    if (want && c.json.empty() && c.solutions_file.empty() && summary_on_stdout(c)) pr.human_solution(std::cout, s);
   }
 };
 
@@ -59,7 +53,7 @@ int report_interrupt(const Common& c, const magic::RunResult& r) {
 template <class P>
 int execute_problem(const P& p, const Common& c, const Printer& pr) {
   const std::uint64_t want = solutions_wanted(c);
-  check_options(c, want);
+  check_outputs(c, want);
   const nlohmann::json problem = p.describe();
   magic::ResultWriter out(c.json, c.solutions_file, want > 0 && !c.json.empty());
   out.begin(problem);
@@ -84,7 +78,7 @@ int execute_problem(const P& p, const Common& c, const Printer& pr) {
 
   if (!c.svg.empty()) write_svg(c.svg, problem, sink.pictured);
   out.finish(fields);
-  if (c.json != "-" && !c.quiet)
+  if (summary_on_stdout(c))
     print_summary(std::cout, problem, r, magic::by_key_name(problem.at("name").get<std::string>()));
   return pr.exit_code ? pr.exit_code(r) : kOk;
 }

@@ -6,6 +6,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "magic/io.hpp"
 #include "magic/complete.hpp"
 
 namespace cli {
@@ -19,26 +20,11 @@ struct CompleteArgs {
   Common common;
 };
 
-// A grid is a few hundred bytes; the cap keeps `yes | magic-enum complete`
-// or a wrong multi-gigabyte file from hanging the command.
-constexpr std::size_t kMaxInput = std::size_t{1} << 20;
-
+// A grid is a few hundred bytes; read_file's 1 MiB cap keeps
+// `yes | magic-enum complete` or a wrong multi-gigabyte file from hanging.
 std::string read_input(const std::string& path) {
-  const bool stdin_in = path == "-";
-  if (stdin_in && ::isatty(STDIN_FILENO))
-    throw UsageError("no input: give a grid FILE or pipe a grid into stdin");
-  std::FILE* f = stdin_in ? stdin : std::fopen(path.c_str(), "rb");
-  if (!f) throw UsageError("cannot read " + path + ": " + std::strerror(errno));
-  std::string s;
-  char buf[65536];
-  std::size_t n = 0;
-  while (s.size() <= kMaxInput && (n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-  const bool failed = std::ferror(f);
-  const int err = errno;
-  if (!stdin_in) std::fclose(f);
-  if (failed) throw UsageError("cannot read " + path + ": " + std::strerror(err));
-  if (s.size() > kMaxInput) throw UsageError("input " + path + " is larger than 1 MiB; expected a small grid");
-  return s;
+  if (path == "-" && ::isatty(STDIN_FILENO)) throw UsageError("no input: give a grid FILE or pipe a grid into stdin");
+  return magic::read_file(path);
 }
 
 void print_grid(std::ostream& os, const nlohmann::json& rows) {

@@ -1,5 +1,8 @@
 // magic-enum: the command line.  It parses, calls the engine and prints.
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <system_error>
@@ -39,6 +42,10 @@ int main(int argc, char** argv) {
   CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars and circles"};
   app.set_version_flag("--version", std::string("magic-enum ") + magic::BuildInfo::version());
   app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success; 1 no solution (complete), a reproduce mismatch or a verify failure; "
+      "2 usage error or bad input (one line on stderr); 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM "
+      "(rerun with the same --checkpoint to resume); 70 internal error (a bug: please report it).");
   cli::Action action;
   auto commands = cli::command_registry();
   std::sort(commands.begin(), commands.end());
@@ -56,5 +63,13 @@ int main(int argc, char** argv) {
     std::cerr << "magic-enum: error: " << msg.substr(0, msg.find('\n')) << " (see --help)\n";
     return cli::kUsage;
   }
-  return run_action(action);
+  const int code = run_action(action);
+  // A summary that never reached stdout (a full disk, /dev/full, a closed
+  // pipe) is a failed run, not a silent success.
+  std::cout.flush();
+  if (code == cli::kOk && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+    std::cerr << "magic-enum: error: cannot write to standard output: " << std::strerror(errno) << "\n";
+    return cli::kUsage;
+  }
+  return code;
 }

@@ -1,14 +1,63 @@
 #include "magic/io.hpp"
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace magic {
+
+namespace {
+
+// Temporary files are named .<name>.magic-tmp-<pid>-XXXXXX beside their
+// target, so a later run can tell its own kind and remove those whose
+// process is gone (a SIGKILL leaves them behind).
+std::string temp_prefix(const std::filesystem::path& target) {
+  return "." + target.filename().string() + ".magic-tmp-";
+}
+
+void remove_stale_temps(const std::filesystem::path& target) {
+  const std::string prefix = temp_prefix(target);
+  std::error_code ec;
+  const auto dir = target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) std::filesystem::remove(e.path(), ec);
+  }
+}
+
+// A symlink's target is replaced, never the link (followed even when the
+// target does not exist yet).
+std::string resolve_links(const std::string& path) {
+  std::filesystem::path p = path;
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)); ++hops) {
+    const auto to = std::filesystem::read_symlink(p, ec);
+    if (ec) break;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return p.string();
+}
+
+// The mode of the file being replaced, or the default of a new file.
+mode_t new_file_mode(const std::string& target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) return st.st_mode & 07777;
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
+}  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (path_.empty()) throw IoError("empty output path");
@@ -17,9 +66,24 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     stdout_ = true;
     return;
   }
-  tmp_ = path_ + ".tmp-XXXXXX";
+  // A device, a FIFO or a link to one is written straight through: renaming
+  // a temp file over /dev/null would replace the device with a plain file.
+  std::error_code ec;
+  const auto st = std::filesystem::status(path_, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    if (std::filesystem::is_directory(st)) throw IoError("cannot write " + path_ + ": it is a directory");
+    f_ = std::fopen(path_.c_str(), "w");
+    if (!f_) throw IoError("cannot open " + path_ + ": " + std::strerror(errno));
+    direct_ = true;
+    return;
+  }
+  target_ = resolve_links(path_);
+  remove_stale_temps(target_);
+  const auto t = std::filesystem::path(target_);
+  tmp_ = (t.parent_path() / (temp_prefix(t) + std::to_string(::getpid()) + "-XXXXXX")).string();
   const int fd = ::mkstemp(tmp_.data());
   if (fd < 0) throw IoError("cannot create " + path_ + ": " + std::strerror(errno));
+  ::fchmod(fd, new_file_mode(target_));  // mkstemp makes 0600; the result gets what a plain create would
   f_ = ::fdopen(fd, "w");
   if (!f_) {
     ::close(fd);
@@ -31,7 +95,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
 AtomicFile::~AtomicFile() {
   if (stdout_ || !f_) return;
   std::fclose(f_);
-  if (!committed_) ::unlink(tmp_.c_str());
+  if (!committed_ && !direct_) ::unlink(tmp_.c_str());
 }
 
 void AtomicFile::write(const std::string& s) {
@@ -51,11 +115,18 @@ void AtomicFile::commit() {
     committed_ = true;
     return;
   }
+  if (direct_) {
+    const int rc = std::fclose(f_);
+    f_ = nullptr;
+    if (rc != 0) throw IoError("write to " + path_ + " failed: " + std::strerror(errno));
+    committed_ = true;
+    return;
+  }
   if (std::fflush(f_) != 0 || ::fsync(::fileno(f_)) != 0)
     throw IoError("write to " + path_ + " failed: " + std::strerror(errno));
   const int rc = std::fclose(f_);
   f_ = nullptr;
-  if (rc != 0 || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+  if (rc != 0 || std::rename(tmp_.c_str(), target_.c_str()) != 0) {
     ::unlink(tmp_.c_str());
     throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
   }
@@ -89,6 +160,10 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
 nlohmann::json parse_json(std::string_view text, const std::string& what, JsonLimits limits) {
   if (text.size() > limits.max_bytes)
     throw InputError(what + ": larger than " + std::to_string(limits.max_bytes) + " bytes");
+  // The library reads a NUL byte as the end of the input, which would accept
+  // "[[2,7,6],...]\0junk"; a text file has no NUL.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    throw InputError(what + ": a NUL byte at offset " + std::to_string(nul) + " (trailing data?)");
   // The library parses iteratively but destroys and prints values
   // recursively, so depth is checked while parsing, before any value exists.
   // (A callback that throws is the documented way to stop the parser.)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "magic/build_info.hpp"
+#include "magic/digest.hpp"
 #include "magic/io.hpp"
 
 namespace magic {
@@ -21,6 +22,27 @@ std::string errno_text() { return std::strerror(errno); }
 std::string shorten(std::string s) {
   if (s.size() > 300) s = s.substr(0, 300) + "...";
   return s;
+}
+
+// XXH3 of the record's text without "sum".  A record cannot be checked
+// against the search without rerunning it, so this catches a hand edit or a
+// forged count, not a deliberate forger who recomputes it.
+}  // namespace
+
+std::string Journal::checksum(const nlohmann::json& record_without_sum) {
+  const std::string text = record_without_sum.dump();
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash64(text.data(), text.size())));
+  return hex;
+}
+
+namespace {
+
+bool checksum_holds(nlohmann::json j) {
+  if (!j.is_object() || !j.contains("sum") || !j.at("sum").is_string()) return false;
+  const std::string sum = j.at("sum").get<std::string>();
+  j.erase("sum");
+  return sum == Journal::checksum(j);
 }
 
 }  // namespace
@@ -76,6 +98,8 @@ bool Journal::read_existing(std::uint64_t tasks) {
       std::optional<TaskRecord> rec;
       std::uint64_t task = 0;
       try {
+        if (!checksum_holds(j)) throw corrupt("line " + std::to_string(line_no) + ": checksum mismatch (edited by hand?)");
+        if (!j.at("task").is_number_unsigned()) throw corrupt("line " + std::to_string(line_no) + ": bad task index");
         task = j.at("task").get<std::uint64_t>();
         rec = task_record_from_json(j);
       } catch (const nlohmann::json::exception& e) {
@@ -107,6 +131,7 @@ void Journal::open_for_append(bool fresh) {
 void Journal::record(std::uint64_t task, const TaskRecord& rec) {
   nlohmann::json j = to_json(rec);
   j["task"] = task;
+  j["sum"] = checksum(j);
   pending_ += j.dump();
   pending_ += '\n';
   ++saved_;

@@ -2,6 +2,7 @@
 
 #include "magic/spec_int.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <numbers>
@@ -49,12 +50,12 @@ std::vector<int> parse_star_numbers(std::string_view text) {
     return SpecError("numbers '" + std::string(text) + "': " + why);
   };
   auto number = [&](std::string_view t) {
-    if (t.empty() || t.size() > 9) throw bad("expected numbers like 1..12 or 1,2,4,5");
+    if (t.empty()) throw bad("expected numbers like 1..12 or 1,2,4,5");
     long v = 0;
     for (char c : t) {
       if (c == '-') throw bad("numbers must be positive");
       if (!std::isdigit(static_cast<unsigned char>(c))) throw bad("expected numbers like 1..12 or 1,2,4,5");
-      v = v * 10 + (c - '0');
+      v = std::min<long>(v * 10 + (c - '0'), kStarMaxValue + 1L);  // saturate: any longer number is too large
     }
     if (v < 1) throw bad("numbers must be positive");
     if (v > kStarMaxValue) throw bad("numbers must be at most " + std::to_string(kStarMaxValue));

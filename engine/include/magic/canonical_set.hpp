@@ -3,8 +3,11 @@
 //
 // Open addressing on a 64-bit xxHash; a hash match is only a candidate and is
 // confirmed by comparing the full stored form, so a hash collision can never
-// merge two different solutions.  The byte budget is checked before growing;
-// going over it throws MemoryLimitError instead of exhausting the machine.
+// merge two different solutions.  The byte budget is checked before any
+// allocation, counting the old and the new buffer that coexist while one
+// grows; going over it throws MemoryLimitError instead of exhausting the
+// machine.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -31,13 +34,13 @@ class CanonicalSet {
     for (;; i = (i + 1) & (slots_.size() - 1)) {
       Slot& s = slots_[i];
       if (s.index == kEmpty) {
+        const std::size_t off = arena_.size();
+        grow_arena(off + rec_);  // may throw: before the slot is taken
         s.hash = h;
         s.index = size_;
-        const std::size_t off = arena_.size();
         arena_.resize(off + rec_);
         std::memcpy(arena_.data() + off, form, rec_);
         ++size_;
-        check_budget();
         return true;
       }
       if (s.hash == h && std::memcmp(arena_.data() + s.index * rec_, form, rec_) == 0) return false;
@@ -54,13 +57,21 @@ class CanonicalSet {
     std::uint64_t index = kEmpty;
   };
 
-  void check_budget() const {
-    if (bytes() > limit_)
-      throw MemoryLimitError("deduplication set exceeded its memory limit of " +
+  void check_budget(std::size_t peak_bytes) const {
+    if (peak_bytes > limit_)
+      throw MemoryLimitError("deduplication set would exceed its memory limit of " +
                              std::to_string(limit_ >> 20) + " MiB");
   }
 
+  void grow_arena(std::size_t need) {
+    if (need <= arena_.capacity()) return;
+    const std::size_t cap = std::max(need, arena_.capacity() * 2);
+    check_budget(slots_.size() * sizeof(Slot) + arena_.capacity() + cap);
+    arena_.reserve(cap);
+  }
+
   void rehash(std::size_t n) {
+    check_budget((slots_.size() + n) * sizeof(Slot) + arena_.capacity());
     std::vector<Slot> fresh(n);
     for (const Slot& s : slots_) {
       if (s.index == kEmpty) continue;
@@ -69,7 +80,6 @@ class CanonicalSet {
       fresh[i] = s;
     }
     slots_.swap(fresh);
-    check_budget();
   }
 
   std::size_t rec_;

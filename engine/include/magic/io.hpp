@@ -2,7 +2,9 @@
 // Output files are written to a temporary file beside the target and renamed
 // into place on commit(), so a failed or interrupted run never leaves a
 // half-written result behind.  "-" means stdout: the text is held in memory
-// and written on commit(), for the same reason.
+// and written on commit(), for the same reason.  A device or FIFO is written
+// straight through (renaming would replace it); a symlink's target is
+// replaced, never the link.
 #include <cstddef>
 #include <cstdio>
 #include <string>
@@ -27,9 +29,11 @@ class AtomicFile {
 
  private:
   std::string path_;
+  std::string target_;  // path_, or the file its symlink points to
   std::string tmp_;
   std::FILE* f_ = nullptr;
   bool stdout_ = false;
+  bool direct_ = false;  // not a regular file (a device, a FIFO): no temp file
   std::string held_;  // stdout's text until commit()
   bool committed_ = false;
 };

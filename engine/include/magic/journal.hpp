@@ -4,14 +4,15 @@
 // any moment (SIGKILL, out of memory, power) resumes from what reached disk.
 //
 //   {"journal":1,"problem":{...},"split_depth":5,"shard":"0/1","version":"...","tasks":1010}
-//   {"task":0,"unique":0,"total":0,"nodes":1234,"cpu":0.01,"digest":"...","by_key":[]}
+//   {"by_key":[],"cpu":0.01,"digest":"...","nodes":1234,"sum":"<xxh3>","task":0,"total":0,"unique":0}
 //   {"task":1,...}
 //   {"task":2,"uni                                   <- torn by a kill: ignored, cut off
 //
 // Lines are written and fsync'd in batches, at least every `flush_interval`
 // seconds and on flush().  A header that does not match the run, a line
 // that cannot be read before the last one, or a duplicate or out-of-range
-// task is refused with CheckpointError.
+// task, or a record whose checksum does not match (a hand edit), is refused
+// with CheckpointError.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -42,6 +43,8 @@ class Journal {
   void record(std::uint64_t task, const TaskRecord& rec);
   // Writes and syncs everything recorded so far.
   void flush();
+  // The "sum" of a record line: XXH3 of the line's JSON without "sum".
+  static std::string checksum(const nlohmann::json& record_without_sum);
 
  private:
   bool read_existing(std::uint64_t tasks);

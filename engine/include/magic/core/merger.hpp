@@ -75,6 +75,7 @@ class OrderedMerger {
   void finish(std::size_t k, std::unique_ptr<Context> ctx, After&& after) {
     std::lock_guard lk(mu_);
     slots_[k] = {std::move(ctx), true};
+    if (failure_) return;  // the run is over; nothing more is folded
     try {
       for (; next_ < slots_.size() && slots_[next_].done; ++next_) {
         if (slots_[next_].ctx) fold(ids_[next_], *slots_[next_].ctx);

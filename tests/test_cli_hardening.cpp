@@ -1,0 +1,173 @@
+// Bad input that must not be accepted: numbers that would wrap, output
+// paths that collide or are not plain files, forged checkpoints, broken
+// stdout.  Each gets one error line and exit 2, and destroys nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+#include "magic/canonical_set.hpp"
+#include "magic/journal.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class Hardening : public ::testing::Test {
+ protected:
+  ScratchPath dir{"hardening"};
+  void SetUp() override { fs::create_directories(dir.path()); }
+  std::string at(const std::string& name) const { return (dir / name).string(); }
+};
+
+TEST_F(Hardening, NumbersAreTakenAsWrittenWithoutWrapping) {
+  for (const char* shard : {"0/4294967297", "0/-1", "0/1e30", "0/18446744073709551616", "+0/2", "0/2x", "1/1", "0/0"})
+    EXPECT_CLEAN_ERROR(run_cli(std::string("square --order 3 --shard ") + shard));
+  for (const char* limit : {"-1", "1000000000000000000000000000000", "1e3", "+5", "0x10"})
+    EXPECT_CLEAN_ERROR(run_cli(std::string("square --order 3 --limit ") + limit));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --threads 4294967297"));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --dedup-memory -1"));
+  const CliRun big = run_cli("star --numbers 1..1000000000");
+  EXPECT_CLEAN_ERROR(big);
+  EXPECT_NE(big.err.find("at most"), std::string::npos) << big.err;
+  EXPECT_EQ(run_cli("square --order 3 --shard 4294967294/4294967295 -q").code, 0);  // the largest shard works
+}
+
+TEST_F(Hardening, OutputPathsAreCheckedBeforeAnyWork) {
+  const std::string x = at("x.json");
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json " + x + " --checkpoint " + x));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json " + x + " --solutions-file " + at("../" + dir.path().filename().string() + "/x.json")));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json " + x + " --svg " + x));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json - --solutions-file -"));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json - --svg -"));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --checkpoint -"));
+  for (const char* opt : {"--json", "--svg", "--checkpoint", "--solutions-file"})
+    EXPECT_CLEAN_ERROR(run_cli(std::string("square --order 3 ") + opt + " ''"));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --checkpoint " + dir.str()));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json " + dir.str()));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 3 --limit 2 --checkpoint " + at("ck")));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 8 --svg " + at("c.svg") + " --checkpoint " + at("ck")));
+  EXPECT_FALSE(fs::exists(x));
+  EXPECT_FALSE(fs::exists(at("ck")));
+  // --svg - alone on stdout: the summary steps aside, so stdout is one SVG.
+  const CliRun svg = run_cli("square --order 3 --svg -");
+  EXPECT_EQ(svg.code, 0) << svg.err;
+  EXPECT_EQ(svg.out.rfind("<?xml", 0), 0u) << svg.out.substr(0, 80);
+}
+
+TEST_F(Hardening, StdoutJsonIsWholeOrAbsentAfterAnError) {
+  const CliRun r = run_cli("square --order 4 --kind semi --dedup hash-set --dedup-memory 1 --json -");
+  EXPECT_CLEAN_ERROR(r);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Hardening, ForgedCheckpointsAreRefused) {
+  const std::string ck = at("ck.jsonl");
+  ASSERT_EQ(run_cli("circle --n 10 -q --checkpoint-interval 0 --checkpoint " + ck).code, 0);
+  std::istringstream lines(slurp(ck));
+  std::string header, first;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  auto forged = [&](const std::string& key, const nlohmann::json& v, bool fix_sum) {
+    nlohmann::json j = nlohmann::json::parse(first);
+    j[key] = v;
+    if (fix_sum) {
+      j.erase("sum");
+      j["sum"] = magic::Journal::checksum(j);
+    }
+    std::ofstream(ck, std::ios::trunc) << header << "\n" << j.dump() << "\n";
+    return run_cli("circle --n 10 -q --checkpoint " + ck);
+  };
+  EXPECT_CLEAN_ERROR(forged("unique", 5, false));  // a forged count: the checksum no longer holds
+  EXPECT_CLEAN_ERROR(forged("unique", -5, true));
+  EXPECT_CLEAN_ERROR(forged("task", 999999, true));
+  EXPECT_CLEAN_ERROR(forged("task", -1, true));
+  EXPECT_CLEAN_ERROR(forged("digest", "00", true));
+  std::ofstream(ck, std::ios::trunc) << std::string(100000, '[') << std::string(100000, ']') << "\n";
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 10 -q --checkpoint " + ck));
+}
+
+TEST_F(Hardening, StaleTempFilesOfDeadRunsAreRemoved) {
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  const std::string out = at("out.json");
+  const std::string stale = at(".out.json.magic-tmp-" + std::to_string(dead) + "-abcdef");
+  const std::string live = at(".out.json.magic-tmp-" + std::to_string(getpid()) + "-abcdef");
+  std::ofstream(stale) << "";
+  std::ofstream(live) << "";
+  ASSERT_EQ(run_cli("square --order 3 -q --json " + out).code, 0);
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(live));  // its process (this test) is alive
+  EXPECT_TRUE(fs::exists(out));
+}
+
+TEST_F(Hardening, LinksAndFifosAreWrittenThroughNotReplaced) {
+  const std::string target = at("real.json"), link = at("link.json");
+  fs::create_symlink("real.json", link);
+  ASSERT_EQ(run_cli("square --order 3 -q --json " + link).code, 0);
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_NE(slurp(target).find("\"digest\""), std::string::npos);
+
+  const std::string fifo = at("fifo"), got = at("got.json");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string cmd = "cat " + fifo + " > " + got + " & " + MAGIC_BIN + " square --order 3 -q --json " + fifo +
+                          " ; wait";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  struct stat st {};
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_NE(slurp(got).find("\"digest\""), std::string::npos);
+}
+
+TEST_F(Hardening, AFullStdoutIsAnError) {
+  const std::string err = at("err");
+  for (const char* args : {"square --order 3", "square --order 3 --json -", "square --order 3 --svg -"}) {
+    const std::string cmd = std::string(MAGIC_BIN) + " " + args + " >/dev/full 2>" + err;
+    const int status = std::system(cmd.c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 2) << args;
+    const std::string e = slurp(err);
+    EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+  }
+}
+
+TEST_F(Hardening, TrailingDataAfterAGridIsRefused) {
+  const std::string grid = at("grid.json");
+  std::ofstream(grid, std::ios::binary) << std::string("[[2,7,6],[9,5,1],[4,3,0]]\0junk", 30);
+  EXPECT_CLEAN_ERROR(run_cli("complete " + grid));
+  std::ofstream(grid, std::ios::trunc) << std::string(100000, '[') << std::string(100000, ']');
+  EXPECT_CLEAN_ERROR(run_cli("complete " + grid));
+}
+
+// The hash set refuses to grow past its budget before it allocates.
+TEST(CanonicalSetBudget, NeverAllocatesPastItsLimit) {
+  const std::size_t limit = std::size_t{1} << 20;
+  magic::CanonicalSet set(16, limit);
+  std::uint64_t form[2] = {0, 0};
+  try {
+    for (;; ++form[0]) {
+      set.insert(form);
+      ASSERT_LE(set.bytes(), limit);
+    }
+  } catch (const magic::MemoryLimitError&) {
+  }
+  EXPECT_LE(set.bytes(), limit);
+  EXPECT_GT(set.size(), 1000u);
+}
+
+}  // namespace
