@@ -121,7 +121,13 @@ TEST_F(JournalTest, AnotherRunsHeaderIsRefused) {
 TEST_F(JournalTest, BadLinesAreRefused) {
   const std::string text = three_tasks();
   const auto head = text.substr(0, text.find('\n') + 1);
-  auto line = [](const nlohmann::json& j) { return j.dump() + "\n"; };
+  // Lines carry a correct checksum unless a case says otherwise, so each
+  // case tests its own check.
+  auto line = [](nlohmann::json j) {
+    j.erase("sum");
+    j["sum"] = magic::Journal::checksum(j);
+    return j.dump() + "\n";
+  };
   nlohmann::json good = magic::to_json(record(1));
   good["task"] = 1;
   auto with = [&](const char* key, const nlohmann::json& v) {
@@ -142,6 +148,13 @@ TEST_F(JournalTest, BadLinesAreRefused) {
       {"by_key value negative", head + with("by_key", nlohmann::json::array({nlohmann::json::array({3, -1})}))},
       {"cpu not a number", head + with("cpu", "fast")},
       {"by_key not pairs", head + with("by_key", nlohmann::json::array({1, 2}))},
+      {"forged count, old checksum", head + [&] {
+         nlohmann::json j = good;
+         j["sum"] = magic::Journal::checksum(good);
+         j["unique"] = 5;
+         return j.dump() + "\n";
+       }()},
+      {"no checksum", head + nlohmann::json(good).dump() + "\n"},
       {"deep", head + std::string(100000, '[') + std::string(100000, ']') + "\n" + line(good)},
   };
   spit(path, head + with("unique", 1));  // the control: both lines are good
