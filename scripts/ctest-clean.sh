@@ -8,10 +8,11 @@ build=$1
 shift
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/magic-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-cd "$build"
-TMPDIR=$tmp TEST_TMPDIR=$tmp ctest --output-on-failure "$@"
+rc=0
+(cd "$build" && TMPDIR=$tmp TEST_TMPDIR=$tmp ctest --output-on-failure "$@") || rc=$?
 if [ -n "$(ls -A "$tmp")" ]; then
   echo "error: the tests left files in their temp dir:" >&2
   ls -lA "$tmp" | head -50 >&2
-  exit 1
+  rc=1
 fi
+exit "$rc"

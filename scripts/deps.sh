@@ -2,7 +2,10 @@
 # Installs the Debian packages magic-enum builds with, if any are missing.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
-      googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin libxml2-utils)
+      googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin libxml2-utils
+      # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer
+      # runtimes, and llvm-symbolizer for readable stack traces.
+      clang libclang-rt-14-dev llvm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
