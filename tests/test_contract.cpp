@@ -259,6 +259,10 @@ TEST(Runner, BadShardsAndOptionMixesAreSpecErrors) {
   const nlohmann::json spec{{"name", "square"}, {"order", 3}};
   EXPECT_THROW(magic::run_spec(spec, {.shard_index = 2, .shard_count = 2}), magic::SpecError);
   EXPECT_THROW(magic::run_spec(spec, {.shard_count = 0}), magic::SpecError);
+  RunOptions limited{.stop_after = 1};
+  limited.checkpoint = unique_temp_path("never_written");
+  EXPECT_THROW(magic::run_spec(spec, limited), magic::SpecError);
+  EXPECT_FALSE(std::filesystem::exists(limited.checkpoint));
   RunOptions hs{.shard_index = 0, .shard_count = 2};
   hs.dedup = magic::DedupMode::HashSet;
   EXPECT_THROW(magic::run_spec(spec, hs), magic::SpecError);

@@ -96,6 +96,9 @@ RunResult echo(const P& p, const RunOptions& opt) {
   // Only a hash set sees across tasks; partial runs cannot be summed with one.
   if (hash_set && (opt.shard_count > 1 || !opt.checkpoint.empty()))
     throw SpecError("hash-set deduplication cannot be combined with shards or checkpoints");
+  // A stopped search folds solutions, not whole tasks: nothing to journal.
+  if (opt.stop_after && !opt.checkpoint.empty())
+    throw SpecError("a run that stops after a number of solutions cannot be checkpointed");
   r.split_depth = opt.split_depth >= 0 ? opt.split_depth : default_split_depth(p);
   r.split_level = p.describe_levels();
   r.threads = opt.threads ? opt.threads : static_cast<unsigned>(tbb::info::default_concurrency());
