@@ -83,9 +83,9 @@ fuzz() {
   configure build-fuzz -DMAGIC_FUZZ=ON -DMAGIC_BUILD_TESTS=OFF
   timed "fuzz: build" cmake --build build-fuzz -j"$jobs" --target fuzz
   # tmpfs when there is one: the journal harness writes a file per input.
-  local base=${TMPDIR:-/tmp} work
+  local base=${TMPDIR:-/tmp}
   [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
-  work=$(mktemp -d "$base/magic-fuzz.XXXXXX")
+  work=$(mktemp -d "$base/magic-fuzz.XXXXXX")  # global: the EXIT trap removes it
   trap 'rm -rf "$logs" "$work"' EXIT
   for bin in build-fuzz/bin/fuzz_*; do
     local name=${bin##*/fuzz_} dir t0=$SECONDS
