@@ -5,23 +5,58 @@
 // independent of how tasks are scheduled; an MPI coordinator replaces this.
 #include <cstddef>
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MAGIC_TSAN 1
+#endif
+#elif defined(__SANITIZE_THREAD__)
+#define MAGIC_TSAN 1
+#endif
+#ifdef MAGIC_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 namespace magic {
 
+// Debian's libtbb is not built for ThreadSanitizer, so TSan cannot see the
+// hand-off of work to TBB's workers and back; under TSan these two edges
+// say what TBB guarantees: what the caller wrote before is seen by every
+// task, and what every task wrote is seen by the caller afterwards.
+struct HandOff {
+#ifdef MAGIC_TSAN
+  void to_tasks() { __tsan_release(&in_); }
+  void in_task() { __tsan_acquire(&in_); }
+  void task_done() { __tsan_release(&out_); }
+  void back_to_caller() { __tsan_acquire(&out_); }
+  char in_ = 0, out_ = 0;
+#else
+  void to_tasks() {}
+  void in_task() {}
+  void task_done() {}
+  void back_to_caller() {}
+#endif
+};
+
 template <class Body>
 void schedule(unsigned threads, std::size_t n, Body&& body) {
+  HandOff hand_off;
+  hand_off.to_tasks();
   tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, n, 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
+          hand_off.in_task();
           for (std::size_t k = range.begin(); k != range.end(); ++k) body(k);
+          hand_off.task_done();
         },
         tbb::simple_partitioner());
   });
+  hand_off.back_to_caller();
 }
 
 }  // namespace magic
