@@ -46,6 +46,8 @@ struct Common {
 // `levels` says what one level of --split-depth is for this problem.
 void add_common(CLI::App* app, Common& c, const std::string& levels);
 void add_svg_option(CLI::App* app, Common& c);
+// CLI11 check for an output path: '' is a mistake, not "no file".
+const CLI::Validator& file_name();
 inline constexpr std::uint64_t kSvgSolutions = 4;
 std::atomic<bool>& interrupt_flag();
 // SIGINT, SIGTERM and SIGHUP set interrupt_flag(); a second one exits at once.

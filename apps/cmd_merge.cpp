@@ -31,16 +31,15 @@ void add_merge(CLI::App& app, Action& action) {
   CLI::App* sub = app.add_subcommand(
       "merge", "combine the --json results of the shards i/m of one run into the result of the whole run");
   sub->add_option("files", a->files, "result files written with --shard i/m --json FILE")->required();
-  auto* json_opt = sub->add_option("--json", a->json, "write the merged result to FILE ('-' = stdout)");
+  sub->add_option("--json", a->json, "write the merged result to FILE ('-' = stdout)")->check(file_name());
   sub->add_flag("--partial", a->partial,
                 "merge even if shards are missing or stopped early; the result says \"exhaustive\": false");
   sub->add_flag("--quiet,-q", a->quiet, "no summary");
   sub->footer(
       "The shards must be of one run: the same problem, split depth, shard count, task count and engine "
       "version, each shard given once. Exit 0 merged, 2 refused (one line says why).");
-  sub->callback([a, json_opt, &action] {
-    action = [a, given = json_opt->count() > 0]() -> int {
-      if (given && a->json.empty()) throw UsageError("--json needs a file name, got ''");
+  sub->callback([a, &action] {
+    action = [a]() -> int {
       std::vector<magic::ShardResult> shards;
       for (const auto& f : a->files) shards.push_back(magic::read_result(f));
       const nlohmann::json merged = magic::merge_results(shards, a->partial);
