@@ -76,6 +76,11 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
                   "cut the search tree into tasks this many levels below the root; " + levels +
                       " (default: the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
       ->check(whole_number() & CLI::Range(0, 64));
+  app->add_option("--split-nodes", c.split_nodes,
+                  "a task that has searched this many nodes hands its untried branches to idle workers "
+                  "(default 1048576; results do not depend on it)")
+      ->check(whole_number() & CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
+  app->add_flag("--no-adaptive", c.no_adaptive, "keep every task whole: no splitting of big tasks at run time");
   app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)")->check(file_name());
   app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")
       ->default_str("none");
@@ -211,6 +216,8 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   ro.interrupt = &interrupt_flag();
   ro.checkpoint = c.checkpoint;
   ro.checkpoint_interval = c.checkpoint_interval;
+  ro.adaptive = !c.no_adaptive;
+  ro.split_nodes = c.split_nodes;
   return ro;
 }
 
@@ -226,7 +233,9 @@ std::string problem_line(const nlohmann::json& problem) {
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name) {
   os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
-     << " shard=" << r.shard_index << "/" << r.shard_count << " tasks=" << r.tasks << "\n";
+     << " shard=" << r.shard_index << "/" << r.shard_count << " tasks=" << r.tasks;
+  if (r.adaptive) os << " pieces=" << r.pieces;
+  os << "\n";
   os << "unique " << r.unique;
   if (r.has_total) os << "  total " << r.total;
   if (!r.exhaustive) os << "  (stopped early: not exhaustive)";
@@ -248,11 +257,17 @@ bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 void print_progress(const magic::Progress& p) {
   // Shown only after a few seconds, so short runs stay silent.
   if (p.elapsed < 3.0 || p.tasks_total == 0) return;
-  const double frac = static_cast<double>(p.tasks_done) / static_cast<double>(p.tasks_total);
+  // A split task is done when its pieces are, so pieces count as work units of their own.
+  const double frac = static_cast<double>(p.tasks_done + p.pieces_done) /
+                      static_cast<double>(p.tasks_total + p.pieces);
   const double eta = frac > 0 ? p.elapsed * (1 - frac) / frac : 0;
-  std::fprintf(stderr, "\r  tasks %llu/%llu (%.1f%%)  %.3g nodes/s  elapsed %.0fs  ETA %.0fs   ",
+  char pieces[64] = "";
+  if (p.pieces)
+    std::snprintf(pieces, sizeof pieces, " + pieces %llu/%llu", static_cast<unsigned long long>(p.pieces_done),
+                  static_cast<unsigned long long>(p.pieces));
+  std::fprintf(stderr, "\r  tasks %llu/%llu%s (%.1f%%)  %.3g nodes/s  elapsed %.0fs  ETA %.0fs   ",
                static_cast<unsigned long long>(p.tasks_done), static_cast<unsigned long long>(p.tasks_total),
-               100 * frac, static_cast<double>(p.nodes) / std::max(p.elapsed, 1e-9), p.elapsed, eta);
+               pieces, 100 * frac, static_cast<double>(p.nodes) / std::max(p.elapsed, 1e-9), p.elapsed, eta);
   std::fflush(stderr);
 }
 

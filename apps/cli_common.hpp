@@ -39,6 +39,8 @@ struct Common {
   std::string dedup = "auto";
   std::uint64_t limit = 0;
   std::size_t dedup_memory_mib = 4096;
+  bool no_adaptive = false;
+  std::uint64_t split_nodes = std::uint64_t{1} << 20;
   bool quiet = false;
   std::string svg;  // only for problems with a picture (add_svg_option)
 };

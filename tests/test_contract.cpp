@@ -77,12 +77,17 @@ std::vector<Case> cases() {
 
 class Contract : public ::testing::TestWithParam<Case> {};
 
-std::vector<std::string> first_solutions(const Runner& run, RunOptions ro, std::uint64_t n) {
+// The run and the first n solutions it hands out, in order.
+std::pair<RunResult, std::vector<std::string>> run_with_solutions(const Runner& run, RunOptions ro,
+                                                                  std::uint64_t n) {
   std::vector<std::string> out;
   ro.solutions = n;
   ro.on_solution = [&](const nlohmann::json& s) { out.push_back(s.dump()); };
-  run(ro);
-  return out;
+  RunResult r = run(ro);
+  return {std::move(r), std::move(out)};
+}
+std::vector<std::string> first_solutions(const Runner& run, RunOptions ro, std::uint64_t n) {
+  return run_with_solutions(run, std::move(ro), n).second;
 }
 
 void expect_same(const RunResult& r, const RunResult& ref, const std::string& what) {
@@ -229,6 +234,89 @@ TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
   EXPECT_EQ(rest.tasks_resumed, part.tasks_saved);
   EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks);
   expect_same(rest, whole, "resumed");
+}
+
+RunOptions forced_split(RunOptions ro, std::uint64_t budget) {
+  ro.split_always = true;
+  ro.split_nodes = budget;
+  return ro;
+}
+
+// Adaptive splitting (core/split.hpp), forced on at every node budget from
+// one node up: every node is still searched exactly once, so the counts,
+// the digest and the node count are those of the unsplit run, and pieces
+// fold back in walk order, so the solutions handed out are too.  Budget 1
+// from the root splits every task as far as it goes.
+TEST_P(Contract, AdaptiveSplittingChangesNothing) {
+  RunOptions plain{.threads = 1};
+  plain.adaptive = false;
+  const auto [ref, ref_solutions] = run_with_solutions(GetParam().run, plain, 50);
+  EXPECT_EQ(ref.pieces, 0u);
+  for (std::uint64_t budget : {1ull, 50ull, 5000ull, 1ull << 20})
+    for (unsigned t : {1u, 2u, 3u, 8u}) {
+      const std::string what = "budget " + std::to_string(budget) + " threads " + std::to_string(t);
+      const auto [r, solutions] = run_with_solutions(GetParam().run, forced_split({.threads = t}, budget), 50);
+      expect_same(r, ref, what);
+      EXPECT_EQ(r.nodes, ref.nodes) << what;
+      EXPECT_TRUE(r.adaptive) << what;
+      EXPECT_EQ(solutions, ref_solutions) << what;
+    }
+  // From the root down, where every problem has levels left to split.
+  RunOptions whole_tree = plain;
+  whole_tree.split_depth = 0;
+  const auto root_ref = GetParam().run(whole_tree);
+  const auto [r, solutions] =
+      run_with_solutions(GetParam().run, forced_split({.threads = 3, .split_depth = 0}, 1), 50);
+  expect_same(r, ref, "split as far as it goes");
+  EXPECT_EQ(r.nodes, root_ref.nodes);
+  EXPECT_GT(r.pieces, 0u);
+  EXPECT_EQ(solutions, ref_solutions);
+}
+
+// The hash set sees pieces' solutions in walk order too, and a stopped
+// search keeps its tasks whole (it wants the first solutions, in order).
+TEST_P(Contract, AdaptiveSplittingWithHashSetAndStop) {
+  RunOptions hs{.threads = 3};
+  hs.dedup = magic::DedupMode::HashSet;
+  RunOptions plain = hs;
+  plain.adaptive = false;
+  const auto ref = GetParam().run(plain);
+  hs.split_depth = 0;
+  const auto r = GetParam().run(forced_split(hs, 2));
+  expect_same(r, ref, "hash set");
+  EXPECT_GT(r.pieces, 0u);
+  EXPECT_EQ(first_solutions(GetParam().run, forced_split(hs, 2), 30), first_solutions(GetParam().run, plain, 30));
+  const auto stopped = GetParam().run(forced_split({.threads = 3, .stop_after = 5}, 1));
+  EXPECT_FALSE(stopped.adaptive);
+  EXPECT_EQ(stopped.pieces, 0u);
+}
+
+// A split task is journalled only once all its pieces are done, so a run
+// stopped mid-way resumes to the same result.
+TEST_P(Contract, CheckpointOfASplitRunResumes) {
+  RunOptions plain{.split_depth = 1};
+  plain.adaptive = false;
+  const auto whole = GetParam().run(plain);
+  const ScratchPath path("contract_split_" + GetParam().name);
+  std::atomic<bool> stop{false};
+  // One thread, so the stop lands early whatever the load, and in the
+  // middle of a split task: a piece finishing ticks the progress too.
+  RunOptions ro = forced_split({.threads = 1, .split_depth = 1}, 2);
+  ro.checkpoint = path.str();
+  ro.checkpoint_interval = 0;
+  ro.interrupt = &stop;
+  ro.progress_interval = 0;
+  ro.on_progress = [&](const magic::Progress& p) {
+    if (p.tasks_done * 3 > p.tasks_total || p.pieces_done > 3) stop = true;
+  };
+  const auto part = GetParam().run(ro);
+  EXPECT_FALSE(part.exhaustive);
+  RunOptions again = forced_split({.threads = 3, .split_depth = 1}, 5);
+  again.checkpoint = path.str();
+  const auto rest = GetParam().run(again);
+  EXPECT_EQ(rest.tasks_resumed, part.tasks_saved);
+  EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks);
+  expect_same(rest, whole, "resumed after a split run");
 }
 
 INSTANTIATE_TEST_SUITE_P(Problems, Contract, ::testing::ValuesIn(cases()),

@@ -28,6 +28,8 @@ nlohmann::json run_json(const RunResult& r) {
           {"tasks_resumed", r.tasks_resumed},
           {"shard", std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count)},
           {"dedup", r.dedup},
+          {"adaptive", r.adaptive},
+          {"pieces", r.pieces},
           {"nodes", r.nodes},
           {"wall_seconds", r.wall_seconds},
           {"cpu_seconds", r.cpu_seconds},

@@ -182,7 +182,7 @@ class CompleteProblem {
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {
     if (spec_.exhaustive) {
-      Solver<Ctx> sv{{ctx}};
+      Solver<Ctx, false> sv{{ctx}};
       dfs(s, sv);
       return;
     }
@@ -191,7 +191,7 @@ class CompleteProblem {
     std::set<Solution> seen;
     double budget = kFirstBudget;
     for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
-      Solver<Ctx> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, &seen};
+      Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, &seen};
       dfs(s, sv);
       if (ctx.aborted() || !sv.exhausted) return;
     }
@@ -203,9 +203,11 @@ class CompleteProblem {
   static constexpr std::uint64_t kAllValues = kCells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kCells) - 1;
   static constexpr std::uint64_t kAllCells = kAllValues;
 
-  // A node-budgeted search (exhausted: the attempt failed) plus the restart's own state.
-  template <class Ctx>
-  struct Solver : SolveMode<Ctx, true> {
+  // The search plus the restart's own state; with kBudget, a node-budgeted
+  // attempt (exhausted: it failed).  The exhaustive search has no budget, so
+  // its tasks may split (core/split.hpp).
+  template <class Ctx, bool kBudget>
+  struct Solver : SolveMode<Ctx, kBudget> {
     std::uint32_t attempt = 0;           // 0: the plain heuristic; else a seed for tie-breaks
     std::set<Solution>* seen = nullptr;  // completions already emitted by earlier restarts
   };

@@ -6,6 +6,7 @@
 //                                  split-depth default, the shard and resume filters
 //   scheduler  core/scheduler.hpp  runs the tasks on oneTBB workers
 //   task       core/task.hpp       one serial solve into a task-local record
+//   split      core/split.hpp      big tasks hand out pieces when workers idle
 //   merger     core/merger.hpp     folds records in task order; checkpoint
 //
 // and owns the checkpoint's signature, so a checkpoint can only resume the
@@ -13,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -27,6 +29,7 @@
 #include "magic/core/planner.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/core/scheduler.hpp"
+#include "magic/core/split.hpp"
 #include "magic/core/task.hpp"
 #include "magic/digest.hpp"
 #include "magic/journal.hpp"
@@ -40,6 +43,8 @@ struct Progress {
   std::uint64_t tasks_total = 0;
   std::uint64_t nodes = 0;
   double elapsed = 0;
+  std::uint64_t pieces = 0;       // split off so far (adaptive splitting)
+  std::uint64_t pieces_done = 0;
 };
 
 struct RunOptions {
@@ -59,6 +64,11 @@ struct RunOptions {
   double checkpoint_interval = 2.0;              // most seconds between syncs of the journal
   std::function<void(std::uint64_t tasks)> on_resume;  // a checkpoint held this many tasks
   std::size_t task_chunk = std::size_t{1} << 16;     // tasks planned and scheduled at a time
+  // Adaptive splitting (core/split.hpp): a task that has searched
+  // split_nodes nodes while a worker waits hands out its untried siblings.
+  bool adaptive = true;
+  std::uint64_t split_nodes = std::uint64_t{1} << 20;
+  bool split_always = false;  // split whenever the budget is spent (tests)
 };
 
 struct RunResult {
@@ -77,6 +87,8 @@ struct RunResult {
   std::uint64_t tasks_run = 0;      // tasks executed by this run
   std::uint64_t tasks_resumed = 0;  // tasks taken from a checkpoint
   std::uint64_t tasks_saved = 0;    // tasks the checkpoint holds at the end
+  bool adaptive = false;            // adaptive splitting was on
+  std::uint64_t pieces = 0;         // pieces split off running tasks
   std::uint32_t shard_index = 0;
   std::uint32_t shard_count = 1;
   std::uint64_t nodes = 0;
@@ -106,6 +118,9 @@ RunResult echo(const P& p, const RunOptions& opt) {
   r.shard_count = opt.shard_count;
   r.has_total = p.has_group();
   r.dedup = hash_set ? "hash-set" : p.emits() == Emits::AllImages ? "canonical-filter" : "generator";
+  // One thread has no one to hand work to; a stopped search wants its first
+  // solutions, not a balanced tail.
+  r.adaptive = opt.adaptive && !opt.stop_after && (r.threads > 1 || opt.split_always);
   return r;
 }
 
@@ -131,53 +146,94 @@ std::unique_ptr<Journal> open_journal(const P& p, const RunOptions& opt, const R
 // Calls on_progress at most once per interval; runs under the merger's lock.
 class ProgressClock {
  public:
-  ProgressClock(const RunOptions& opt, std::chrono::steady_clock::time_point t0, std::uint64_t total)
-      : opt_(opt), t0_(t0), last_(t0), total_(total) {}
+  ProgressClock(const RunOptions& opt, std::chrono::steady_clock::time_point t0, std::uint64_t total,
+                const WorkGauge& gauge)
+      : opt_(opt), t0_(t0), last_(t0), total_(total), gauge_(gauge) {}
   void tick(std::uint64_t done, std::uint64_t nodes) {
     if (!opt_.on_progress) return;
     const auto now = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(now - last_).count() < opt_.progress_interval) return;
     last_ = now;
-    opt_.on_progress({done, total_, nodes, std::chrono::duration<double>(now - t0_).count()});
+    opt_.on_progress({done, total_, nodes, std::chrono::duration<double>(now - t0_).count(), gauge_.pieces(),
+                      gauge_.pieces_done()});
   }
 
  private:
   const RunOptions& opt_;
   std::chrono::steady_clock::time_point t0_, last_;
   std::uint64_t total_;
+  const WorkGauge& gauge_;
 };
 
-// One task, start to end; null when it is skipped (stop or interrupt).
+// What every task and piece of a run shares.
 template <Problem P>
-std::unique_ptr<TaskContext<P>> solve_task(const P& p, const typename P::State& task,
-                                           OrderedMerger<P>& merger, const RunOptions& opt) {
-  if (merger.halt().load(std::memory_order_relaxed) ||
-      (opt.interrupt && opt.interrupt->load(std::memory_order_relaxed)))
+struct Crew {
+  const P& p;
+  const RunOptions& opt;
+  OrderedMerger<P>& merger;
+  WorkGauge& gauge;
+  SplitPolicy split;
+  std::function<void()> tick;  // progress; takes the merger's lock
+};
+
+// One task or piece, start to end, with every piece it hands out folded
+// back in; null when it is skipped (stop or interrupt).
+template <Problem P>
+std::unique_ptr<TaskContext<P>> solve_task(const Crew<P>& crew, const typename P::State& task) {
+  using State = typename P::State;
+  crew.gauge.started();
+  if (crew.merger.halt().load(std::memory_order_relaxed) ||
+      (crew.opt.interrupt && crew.opt.interrupt->load(std::memory_order_relaxed)))
     return nullptr;
-  auto ctx = std::make_unique<TaskContext<P>>(p, merger.emit_policy(), merger.halt(), opt.interrupt);
+  // Pieces start the moment they are handed out, so an idle worker takes
+  // them while this one still searches; deque slots keep their addresses.
+  std::deque<std::unique_ptr<TaskContext<P>>> pieces;
+  TaskGroup group;
+  auto spawn = [&](const State& s) {
+    auto* slot = &pieces.emplace_back();
+    crew.gauge.queued(1);
+    crew.gauge.piece_split();
+    group.run([&crew, slot, s] {
+      *slot = solve_task(crew, s);
+      crew.gauge.piece_done();
+      crew.tick();
+    });
+  };
+  auto ctx = std::make_unique<TaskContext<P>>(crew.p, crew.merger.emit_policy(), crew.merger.halt(),
+                                              crew.opt.interrupt,
+                                              typename TaskContext<P>::Splitting{crew.split, &crew.gauge, spawn});
   const double c0 = thread_cpu_seconds();
   try {
-    p.solve(task, *ctx);
+    crew.p.solve(task, *ctx);
   } catch (...) {
-    merger.fail(std::current_exception());
+    crew.merger.fail(std::current_exception());
+    group.wait();
     return nullptr;  // half a task is never folded or saved
   }
   ctx->record.nodes = ctx->nodes;
   ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+  if (ctx->pieces()) {
+    group.wait();
+    std::vector<std::unique_ptr<TaskContext<P>>> done(std::make_move_iterator(pieces.begin()),
+                                                      std::make_move_iterator(pieces.end()));
+    ctx->absorb(done);
+  }
   return ctx;
 }
 
 // Runs one chunk of tasks on the scheduler; resumed tasks are folded from the journal.
 template <Problem P>
-void run_chunk(const P& p, const RunOptions& opt, const TaskChunk<typename P::State>& chunk, Journal* ck,
-               OrderedMerger<P>& merger, RunResult& r, ProgressClock& progress) {
+void run_chunk(const Crew<P>& crew, const TaskChunk<typename P::State>& chunk, Journal* ck, const RunResult& r) {
+  OrderedMerger<P>& merger = crew.merger;
   const TaskSelection sel = select_tasks(chunk.first, chunk.states.size(), {r.shard_index, r.shard_count},
                                          [&](std::uint64_t i) { return ck && ck->has(i); });
   for (std::uint64_t i : sel.resumed) merger.resume(ck->done().at(i));
   merger.begin_chunk(sel.run);
+  crew.gauge.queued(static_cast<std::int64_t>(sel.run.size()));
   schedule(r.threads, sel.run.size(), [&](std::size_t k) {
-    auto ctx = solve_task(p, chunk.states[sel.run[k] - chunk.first], merger, opt);
-    merger.finish(k, std::move(ctx), [&] { progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes); });
+    auto ctx = solve_task(crew, chunk.states[sel.run[k] - chunk.first]);
+    merger.finish(k, std::move(ctx));
+    crew.tick();
   });
   merger.rethrow();
 }
@@ -197,7 +253,14 @@ RunResult run(const P& p, const RunOptions& opt) {
                           {r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory,
                            opt.on_solution},
                           ck.get());
-  detail::ProgressClock progress(opt, t0, mine);
+  WorkGauge gauge(r.threads);
+  detail::ProgressClock progress(opt, t0, mine, gauge);
+  const detail::Crew<P> crew{p, opt, merger, gauge, {r.adaptive, std::max<std::uint64_t>(opt.split_nodes, 1), opt.split_always},
+                             [&] {
+                               merger.locked([&] {
+                                 progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes);
+                               });
+                             }};
   auto stopping = [&] {
     return merger.halt().load() || (opt.interrupt && opt.interrupt->load());
   };
@@ -206,7 +269,7 @@ RunResult run(const P& p, const RunOptions& opt) {
     TaskStream<P> stream(p, r.split_depth, opt.task_chunk);
     TaskChunk<typename P::State> chunk;
     while (!stopping() && stream.next(chunk)) {
-      detail::run_chunk(p, opt, chunk, ck.get(), merger, r, progress);
+      detail::run_chunk(crew, chunk, ck.get(), r);
       planned = chunk.first + chunk.states.size();
     }
   }
@@ -226,6 +289,7 @@ RunResult run(const P& p, const RunOptions& opt) {
   // Chunks never started after a stop leave the run as incomplete as skipped tasks do.
   r.exhaustive = merger.exhaustive() && planned == r.tasks;
   r.tasks_run = merger.tasks_run();
+  r.pieces = gauge.pieces();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -63,15 +63,27 @@ struct SolveMode {
   std::uint64_t budget = ~std::uint64_t{0};
   bool exhausted = false;
   static constexpr bool kExpand = false;
+  static constexpr bool kSplits = requires(Ctx& c) { c.donates(0); };
 
   // Counts the node; true when the walk must stop here.  kPoll = false skips
   // the stop poll on levels so close to the leaves that it costs more than
   // it saves.
   template <bool kPoll = true, class Node>
-  bool enter(int, bool, Node&&) {
+  bool enter(int level, bool leaf, Node&& node) {
     ++ctx.nodes;
-    if constexpr (kPoll)
+    if constexpr (kPoll) {
       if (ctx.stopped()) return true;
+      // Adaptive splitting (core/split.hpp): hand the node out instead of
+      // searching it.  Its piece counts it again, as a task counts its root.
+      // Not under a budget: a restart strategy's attempts are not a tree walk.
+      if constexpr (!kBudget && kSplits)
+        if (ctx.donates(level) && !leaf) {
+          --ctx.nodes;
+          if constexpr (std::is_invocable_v<Node&>) ctx.donate(node());
+          else ctx.donate(node);
+          return true;
+        }
+    }
     if constexpr (kBudget) {
       if (budget == 0) {
         exhausted = true;

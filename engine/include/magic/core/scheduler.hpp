@@ -19,6 +19,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 namespace magic {
 
@@ -58,5 +59,29 @@ void schedule(unsigned threads, std::size_t n, Body&& body) {
   });
   hand_off.back_to_caller();
 }
+
+// Work handed out while the caller keeps going (the pieces of a split
+// task): run(f) starts f on any worker of the caller's arena, and wait()
+// helps run them and returns once all have finished.
+class TaskGroup {
+ public:
+  template <class F>
+  void run(F f) {
+    hand_off_.to_tasks();
+    group_.run([this, f = std::move(f)] {
+      hand_off_.in_task();
+      f();
+      hand_off_.task_done();
+    });
+  }
+  void wait() {
+    group_.wait();
+    hand_off_.back_to_caller();
+  }
+
+ private:
+  HandOff hand_off_;
+  tbb::task_group group_;
+};
 
 }  // namespace magic
