@@ -173,7 +173,15 @@ struct Crew {
   OrderedMerger<P>& merger;
   WorkGauge& gauge;
   SplitPolicy split;
-  std::function<void()> tick;  // progress; takes the merger's lock
+  std::function<void()> progress;  // under the merger's lock
+};
+
+// The pieces one task hands out, made at its first hand-out, so a task that
+// never splits pays nothing for them.  Deque slots keep their addresses.
+template <Problem P>
+struct Pieces {
+  std::deque<std::unique_ptr<TaskContext<P>>> done;
+  TaskGroup group;
 };
 
 // One task or piece, start to end, with every piece it hands out folded
@@ -185,18 +193,18 @@ std::unique_ptr<TaskContext<P>> solve_task(const Crew<P>& crew, const typename P
   if (crew.merger.halt().load(std::memory_order_relaxed) ||
       (crew.opt.interrupt && crew.opt.interrupt->load(std::memory_order_relaxed)))
     return nullptr;
-  // Pieces start the moment they are handed out, so an idle worker takes
-  // them while this one still searches; deque slots keep their addresses.
-  std::deque<std::unique_ptr<TaskContext<P>>> pieces;
-  TaskGroup group;
-  auto spawn = [&](const State& s) {
-    auto* slot = &pieces.emplace_back();
+  // A piece starts the moment it is handed out, so an idle worker takes it
+  // while this one still searches.
+  std::unique_ptr<Pieces<P>> pieces;
+  auto spawn = [&pieces, &crew](const State& s) {
+    if (!pieces) pieces = std::make_unique<Pieces<P>>();
+    auto* slot = &pieces->done.emplace_back();
     crew.gauge.queued(1);
     crew.gauge.piece_split();
-    group.run([&crew, slot, s] {
+    pieces->group.run([&crew, slot, s] {
       *slot = solve_task(crew, s);
       crew.gauge.piece_done();
-      crew.tick();
+      crew.merger.locked(crew.progress);
     });
   };
   auto ctx = std::make_unique<TaskContext<P>>(crew.p, crew.merger.emit_policy(), crew.merger.halt(),
@@ -207,15 +215,15 @@ std::unique_ptr<TaskContext<P>> solve_task(const Crew<P>& crew, const typename P
     crew.p.solve(task, *ctx);
   } catch (...) {
     crew.merger.fail(std::current_exception());
-    group.wait();
+    if (pieces) pieces->group.wait();
     return nullptr;  // half a task is never folded or saved
   }
   ctx->record.nodes = ctx->nodes;
   ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
-  if (ctx->pieces()) {
-    group.wait();
-    std::vector<std::unique_ptr<TaskContext<P>>> done(std::make_move_iterator(pieces.begin()),
-                                                      std::make_move_iterator(pieces.end()));
+  if (pieces) {
+    pieces->group.wait();
+    std::vector<std::unique_ptr<TaskContext<P>>> done(std::make_move_iterator(pieces->done.begin()),
+                                                      std::make_move_iterator(pieces->done.end()));
     ctx->absorb(done);
   }
   return ctx;
@@ -232,8 +240,7 @@ void run_chunk(const Crew<P>& crew, const TaskChunk<typename P::State>& chunk, J
   crew.gauge.queued(static_cast<std::int64_t>(sel.run.size()));
   schedule(r.threads, sel.run.size(), [&](std::size_t k) {
     auto ctx = solve_task(crew, chunk.states[sel.run[k] - chunk.first]);
-    merger.finish(k, std::move(ctx));
-    crew.tick();
+    merger.finish(k, std::move(ctx), crew.progress);
   });
   merger.rethrow();
 }
@@ -256,11 +263,7 @@ RunResult run(const P& p, const RunOptions& opt) {
   WorkGauge gauge(r.threads);
   detail::ProgressClock progress(opt, t0, mine, gauge);
   const detail::Crew<P> crew{p, opt, merger, gauge, {r.adaptive, std::max<std::uint64_t>(opt.split_nodes, 1), opt.split_always},
-                             [&] {
-                               merger.locked([&] {
-                                 progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes);
-                               });
-                             }};
+                             [&] { progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes); }};
   auto stopping = [&] {
     return merger.halt().load() || (opt.interrupt && opt.interrupt->load());
   };

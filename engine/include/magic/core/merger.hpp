@@ -69,8 +69,10 @@ class OrderedMerger {
   void resume(const TaskRecord& rec) { total_.merge(rec); }
 
   // Hands over this run's k-th task (null: skipped, never run) and folds
-  // every task that can now be folded in order.  Thread-safe.
-  void finish(std::size_t k, std::unique_ptr<Context> ctx) {
+  // every task that can now be folded in order; `after()` then runs under
+  // the same lock (progress).  Thread-safe.
+  template <class After>
+  void finish(std::size_t k, std::unique_ptr<Context> ctx, After&& after) {
     std::lock_guard lk(mu_);
     slots_[k] = {std::move(ctx), true};
     if (failure_) return;  // the run is over; nothing more is folded
@@ -80,6 +82,7 @@ class OrderedMerger {
         else if (!policy_.stop_after) exhaustive_ = false;  // skipped after an interrupt
         slots_[next_].ctx.reset();
       }
+      after();
     } catch (...) {
       fail_locked(std::current_exception());
     }

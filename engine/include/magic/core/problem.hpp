@@ -71,19 +71,13 @@ struct SolveMode {
   template <bool kPoll = true, class Node>
   bool enter(int level, bool leaf, Node&& node) {
     ++ctx.nodes;
-    if constexpr (kPoll) {
-      if (ctx.stopped()) return true;
-      // Adaptive splitting (core/split.hpp): hand the node out instead of
-      // searching it.  Its piece counts it again, as a task counts its root.
-      // Not under a budget: a restart strategy's attempts are not a tree walk.
-      if constexpr (!kBudget && kSplits)
-        if (ctx.donates(level) && !leaf) {
-          --ctx.nodes;
-          if constexpr (std::is_invocable_v<Node&>) ctx.donate(node());
-          else ctx.donate(node);
-          return true;
-        }
-    }
+    if constexpr (kPoll)
+      if (ctx.stopped()) [[unlikely]] {
+        // Not under a budget: a restart strategy's attempts are not one walk.
+        if constexpr (!kBudget && kSplits)
+          if (!ctx.aborted()) return hand_out(level, leaf, node);
+        return true;
+      }
     if constexpr (kBudget) {
       if (budget == 0) {
         exhausted = true;
@@ -98,6 +92,18 @@ struct SolveMode {
     ctx.emit(s);
   }
   bool aborted() const { return ctx.aborted() || exhausted; }
+
+ private:
+  // Adaptive splitting (core/split.hpp): the node becomes a piece instead
+  // of being searched here.  The piece counts it, as a task counts its root.
+  template <class Node>
+  bool hand_out(int level, bool leaf, Node& node) {
+    if (leaf || !ctx.donates(level)) return false;
+    --ctx.nodes;
+    if constexpr (std::is_invocable_v<Node&>) ctx.donate(node());
+    else ctx.donate(node);
+    return true;
+  }
 };
 
 namespace contract {
@@ -110,6 +116,8 @@ template <class Solution>
 struct Context {
   std::uint64_t nodes;
   void emit(const Solution&);
+  // True when the walk must stop, or (a context with donates()) when the
+  // node may be handed out: then aborted() tells the two apart.
   bool stopped();
   bool aborted() const;
 };

@@ -74,7 +74,7 @@ class TaskContext {
       // Only a solution that can count brings the stop nearer; stopping on
       // images would cut the task before its first countable solutions.
       countable_ += counts;
-      if (policy_.stop_after && countable_ >= policy_.stop_after) local_stop_ = true;
+      if (policy_.stop_after && countable_ >= policy_.stop_after) stop();
       return;
     }
     if (!counts) return;
@@ -82,11 +82,12 @@ class TaskContext {
     if (kept.size() < policy_.keep) kept.push_back(s);
   }
 
-  // Polled by solvers at every node; reads the shared flags only now and then.
+  // Polled by solvers at every node; reads the shared flags only now and
+  // then.  True when the walk must stop (aborted()) or while a hand-out is
+  // under way (then donates() decides), so the common path is one test.
   bool stopped() {
-    if (local_stop_) return true;
     if (--tick_ == 0) refresh();
-    return local_stop_;
+    return attention_;
   }
   bool aborted() const { return local_stop_; }
 
@@ -117,7 +118,7 @@ class TaskContext {
       d.insert(d.end(), deferred.begin() + di, deferred.begin() + pieces_[i].deferred_at);
       ki = pieces_[i].kept_at;
       di = pieces_[i].deferred_at;
-      if (!done[i] || done[i]->aborted()) local_stop_ = true;
+      if (!done[i] || done[i]->aborted()) stop();
       if (!done[i]) continue;
       record.merge(done[i]->record);
       k.insert(k.end(), done[i]->kept.begin(), done[i]->kept.end());
@@ -139,10 +140,11 @@ class TaskContext {
     std::size_t kept_at, deferred_at;  // where its solutions go among this task's
   };
 
+  void stop() { local_stop_ = attention_ = true; }
   void refresh() {
     tick_ = interval_;
     if (halt_.load(std::memory_order_relaxed) || (interrupt_ && interrupt_->load(std::memory_order_relaxed))) {
-      local_stop_ = true;
+      stop();
       return;
     }
     if (split_.policy.enabled && cut_ != kArmed && nodes - nodes_at_split_ >= split_.policy.budget &&
@@ -150,6 +152,7 @@ class TaskContext {
       armed_from_ = cut_;
       cut_ = kArmed;
       nodes_at_split_ = nodes;
+      attention_ = true;
     }
   }
 
@@ -166,6 +169,7 @@ class TaskContext {
   int cut_ = -1;         // nodes at this level or above are handed out
   int armed_from_ = -1;  // the cut before the current request
   bool local_stop_ = false;
+  bool attention_ = false;  // local_stop_, or a hand-out under way
 };
 
 inline double thread_cpu_seconds() {
