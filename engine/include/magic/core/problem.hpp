@@ -13,6 +13,11 @@
 //   solve(state, ctx)     search below one task serially: ctx.nodes,
 //                         ctx.emit(solution), and return once ctx.stopped().
 //
+// Every node handed to enter() must be a State that solve() accepts, and
+// solve() enters its own root first: then the runner can split a running
+// task at any polled node (core/split.hpp), and a piece counts its root
+// exactly as the task would have.
+//
 // One level of `depth` is one level of the problem's own tree (a placed
 // cell, a chosen pair of star points, a placed circle number, a branching
 // decision); `describe_levels()` says which, for --help and the JSON echo.
