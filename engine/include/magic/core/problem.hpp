@@ -101,6 +101,8 @@ struct SolveMode {
  private:
   // Adaptive splitting (core/split.hpp): the node becomes a piece instead
   // of being searched here.  The piece counts it, as a task counts its root.
+  // Inline, in the cold branch: out of line, a node lambda would have to
+  // live in memory, and the walk's locals it captures with it.
   template <class Node>
   bool hand_out(int level, bool leaf, Node& node) {
     if (leaf || !ctx.donates(level)) return false;

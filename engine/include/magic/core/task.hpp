@@ -141,7 +141,7 @@ class TaskContext {
   };
 
   void stop() { local_stop_ = attention_ = true; }
-  void refresh() {
+  [[gnu::cold, gnu::noinline]] void refresh() {
     tick_ = interval_;
     if (halt_.load(std::memory_order_relaxed) || (interrupt_ && interrupt_->load(std::memory_order_relaxed))) {
       stop();
