@@ -148,31 +148,21 @@ TEST(LongRuns, ASecondSigintExitsAtOnceAndTheJournalStaysValid) {
 
 }  // namespace
 
-namespace {
-
-nlohmann::json run_json_of(const std::string& args) {
-  const CliRun r = run_cli(args + " --json -");
-  EXPECT_EQ(r.code, 0) << r.err;
-  return nlohmann::json::parse(r.out);
-}
-
-}  // namespace
-
 // Adaptive splitting is on by default, echoed in the JSON, and changes no
 // count: one task (split depth 1) on two threads still splits.
 TEST(LongRuns, AdaptiveSplittingIsEchoedAndChangesNothing) {
   const std::string star = "star --n 10 -t 2 --split-depth 1";
-  const auto whole = run_json_of(star + " --no-adaptive");
+  const auto whole = run_json(star + " --no-adaptive");
   EXPECT_EQ(whole["run"]["adaptive"], false);
   EXPECT_EQ(whole["run"]["pieces"], 0);
-  const auto split = run_json_of(star + " --split-nodes 1");
+  const auto split = run_json(star + " --split-nodes 1");
   EXPECT_EQ(split["run"]["adaptive"], true);
   EXPECT_GT(split["run"]["pieces"].get<std::uint64_t>(), 0u);
   EXPECT_EQ(split["digest"], whole["digest"]);
   EXPECT_EQ(split["counts"], whole["counts"]);
   EXPECT_EQ(split["run"]["nodes"], whole["run"]["nodes"]);
   // One thread has no one to hand work to.
-  EXPECT_EQ(run_json_of("star --n 10 -t 1 --split-nodes 1")["run"]["adaptive"], false);
+  EXPECT_EQ(run_json("star --n 10 -t 1 --split-nodes 1")["run"]["adaptive"], false);
   for (const char* bad : {"0", "-1", "1e6", "x", "18446744073709551616"}) {
     const CliRun r = run_cli("star --n 8 --split-nodes " + std::string(bad));
     EXPECT_EQ(r.code, 2) << bad;
