@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <tbb/info.h>
@@ -71,6 +72,23 @@ struct RunOptions {
   bool split_always = false;  // split whenever the budget is spent (tests)
 };
 
+// What the coordinator of a run across ranks learns of one rank (magic/cluster.hpp).
+struct RankStats {
+  unsigned threads = 0;
+  std::uint64_t tasks = 0;
+  std::uint64_t nodes = 0;
+  double cpu_seconds = 0;
+  std::uint64_t pieces = 0;
+};
+
+struct ClusterStats {
+  std::vector<RankStats> ranks;        // rank r at [r]
+  std::uint64_t messages = 0;          // both ways
+  std::uint64_t bytes = 0;
+  double coordinator_cpu_seconds = 0;  // rank 0's coordinating thread
+  int lost_rank = -1;                  // a rank that stopped before the run was over
+};
+
 struct RunResult {
   std::uint64_t unique = 0;
   std::uint64_t total = 0;
@@ -94,6 +112,7 @@ struct RunResult {
   std::uint64_t nodes = 0;
   double wall_seconds = 0;
   double cpu_seconds = 0;
+  std::optional<ClusterStats> cluster;  // only for a run across ranks
 };
 
 namespace detail {
@@ -146,23 +165,20 @@ std::unique_ptr<Journal> open_journal(const P& p, const RunOptions& opt, const R
 // Calls on_progress at most once per interval; runs under the merger's lock.
 class ProgressClock {
  public:
-  ProgressClock(const RunOptions& opt, std::chrono::steady_clock::time_point t0, std::uint64_t total,
-                const WorkGauge& gauge)
-      : opt_(opt), t0_(t0), last_(t0), total_(total), gauge_(gauge) {}
-  void tick(std::uint64_t done, std::uint64_t nodes) {
+  ProgressClock(const RunOptions& opt, std::chrono::steady_clock::time_point t0, std::uint64_t total)
+      : opt_(opt), t0_(t0), last_(t0), total_(total) {}
+  void tick(std::uint64_t done, std::uint64_t nodes, std::uint64_t pieces, std::uint64_t pieces_done) {
     if (!opt_.on_progress) return;
     const auto now = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(now - last_).count() < opt_.progress_interval) return;
     last_ = now;
-    opt_.on_progress({done, total_, nodes, std::chrono::duration<double>(now - t0_).count(), gauge_.pieces(),
-                      gauge_.pieces_done()});
+    opt_.on_progress({done, total_, nodes, std::chrono::duration<double>(now - t0_).count(), pieces, pieces_done});
   }
 
  private:
   const RunOptions& opt_;
   std::chrono::steady_clock::time_point t0_, last_;
   std::uint64_t total_;
-  const WorkGauge& gauge_;
 };
 
 // What every task and piece of a run shares.
@@ -261,9 +277,12 @@ RunResult run(const P& p, const RunOptions& opt) {
                            opt.on_solution},
                           ck.get());
   WorkGauge gauge(r.threads);
-  detail::ProgressClock progress(opt, t0, mine, gauge);
+  detail::ProgressClock progress(opt, t0, mine);
   const detail::Crew<P> crew{p, opt, merger, gauge, {r.adaptive, std::max<std::uint64_t>(opt.split_nodes, 1), opt.split_always},
-                             [&] { progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes); }};
+                             [&] {
+                               progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes, gauge.pieces(),
+                                             gauge.pieces_done());
+                             }};
   auto stopping = [&] {
     return merger.halt().load() || (opt.interrupt && opt.interrupt->load());
   };

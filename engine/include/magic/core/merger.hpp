@@ -107,6 +107,11 @@ class OrderedMerger {
   void rethrow() const {
     if (failure_) std::rethrow_exception(failure_);
   }
+  // The first failure, if any; safe while tasks run (rethrow() is for after).
+  std::exception_ptr failure() {
+    std::lock_guard lk(mu_);
+    return failure_;
+  }
 
   const TaskRecord& total() const { return total_; }
   std::uint64_t folded() const { return folded_before_ + next_; }
