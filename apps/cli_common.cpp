@@ -235,6 +235,7 @@ void print_summary(std::ostream& os, const nlohmann::json& problem, const magic:
   os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
      << " shard=" << r.shard_index << "/" << r.shard_count << " tasks=" << r.tasks;
   if (r.adaptive) os << " pieces=" << r.pieces;
+  if (r.cluster) os << " ranks=" << r.cluster->ranks.size();
   os << "\n";
   os << "unique " << r.unique;
   if (r.has_total) os << "  total " << r.total;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli_common.hpp"
+#include "cluster.hpp"
 #include "magic/registry.hpp"
 
 namespace cli {
@@ -42,6 +43,8 @@ nlohmann::json result_fields(const P& p, const magic::RunResult& r, const Printe
 // The partial result is written, marked "exhaustive": false, so that no
 // output of a stopped run can pass for a full one.
 int report_interrupt(const Common& c, const magic::RunResult& r) {
+  if (r.cluster && r.cluster->lost_rank >= 0)
+    std::cerr << "rank " << r.cluster->lost_rank << " stopped before its tasks were done\n";
   if (!c.checkpoint.empty())
     std::cerr << "interrupted: " << r.tasks_saved << " of " << r.tasks << " tasks saved in " << c.checkpoint
               << "; rerun the same command to resume\n";
@@ -50,16 +53,38 @@ int report_interrupt(const Common& c, const magic::RunResult& r) {
   return interrupt_exit_code();
 }
 
+// What the runner is asked for; every rank of an MPI job computes the same.
+magic::RunOptions search_options(const Common& c, std::uint64_t want) {
+  magic::RunOptions ro = run_options(c, want);
+  if (!c.svg.empty()) ro.solutions = std::max(want, kSvgSolutions);
+  return ro;
+}
+
+// Ranks 1.. of magic-enum-mpi: solve what rank 0 hands out; rank 0 reports.
+template <class P>
+int serve_problem(const P& p, const Common& c) {
+  install_signal_handlers();
+  cluster::serve(p, search_options(c, solutions_wanted(c)));
+  return interrupt_flag().load() ? interrupt_exit_code() : kOk;
+}
+
+// Rank 0 of magic-enum-mpi tells waiting workers to stop if it fails
+// before its coordinator runs (a bad output path, say).
+struct ReleaseWorkers {
+  ~ReleaseWorkers() { cluster::release_workers(); }
+};
+
 template <class P>
 int execute_problem(const P& p, const Common& c, const Printer& pr) {
+  if (!cluster::primary()) return serve_problem(p, c);
+  const ReleaseWorkers release;
   const std::uint64_t want = solutions_wanted(c);
   check_outputs(c, want);
   const nlohmann::json problem = p.describe();
   magic::ResultWriter out(c.json, c.solutions_file, want > 0 && !c.json.empty());
   out.begin(problem);
 
-  magic::RunOptions ro = run_options(c, want);
-  if (!c.svg.empty()) ro.solutions = std::max(want, kSvgSolutions);
+  magic::RunOptions ro = search_options(c, want);
   SolutionSink sink{c, pr, out, want, {}};
   ro.on_solution = [&](const nlohmann::json& s) { sink(s); };
   if (!c.quiet && stderr_is_terminal()) ro.on_progress = print_progress;
@@ -67,7 +92,7 @@ int execute_problem(const P& p, const Common& c, const Printer& pr) {
     if (!c.quiet) std::cerr << "resuming from " << c.checkpoint << " (" << tasks << " tasks done)\n";
   };
   install_signal_handlers();
-  const magic::RunResult r = magic::run(p, ro);
+  const magic::RunResult r = cluster::run(p, ro);
   if (ro.on_progress) end_progress();
   nlohmann::json fields = result_fields(p, r, pr);
   if (r.interrupted) {

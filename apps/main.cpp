@@ -8,30 +8,44 @@
 #include <system_error>
 
 #include "cli_common.hpp"
+#include "cluster.hpp"
 #include "commands.hpp"
 #include "magic/core/error.hpp"
 #include "magic/result.hpp"
 
 namespace {
 
+// Where errors go.  Every rank of an MPI job parses the same command line,
+// so only rank 0 speaks of bad input; another rank speaks only of what
+// happened to it alone (I/O, MPI, memory), with its rank.
+std::ostream& errors(bool input_error = false) {
+  static std::ostream silent(nullptr);
+  if (cli::cluster::primary()) return std::cerr << "magic-enum: ";
+  if (input_error) return silent;
+  return std::cerr << "magic-enum: rank " << cli::cluster::rank() << ": ";
+}
+
 // The one mapping from what the engine throws to an exit code.
 int run_action(const cli::Action& action) {
   try {
     return action ? action() : cli::kUsage;
   } catch (const magic::MemoryLimitError& e) {
-    std::cerr << "magic-enum: error: " << e.what() << " (raise --dedup-memory)\n";
+    errors() << "error: " << e.what() << " (raise --dedup-memory)\n";
     return cli::kUsage;
-  } catch (const magic::Error& e) {  // bad input, I/O, checkpoint, usage
-    std::cerr << "magic-enum: error: " << e.what() << "\n";
+  } catch (const magic::SpecError& e) {  // bad input, usage: the same on every rank
+    errors(true) << "error: " << e.what() << "\n";
+    return cli::kUsage;
+  } catch (const magic::Error& e) {  // I/O, checkpoint, a failed rank
+    errors() << "error: " << e.what() << "\n";
     return cli::kUsage;
   } catch (const std::system_error& e) {  // the file system or the OS refused
-    std::cerr << "magic-enum: error: " << e.what() << "\n";
+    errors() << "error: " << e.what() << "\n";
     return cli::kUsage;
   } catch (const std::bad_alloc&) {
-    std::cerr << "magic-enum: error: out of memory\n";
+    errors() << "error: out of memory\n";
     return cli::kUsage;
   } catch (const std::exception& e) {  // a logic_error or worse: a bug, not the user's fault
-    std::cerr << "magic-enum: internal error: " << e.what() << " (please report it)\n";
+    errors() << "internal error: " << e.what() << " (please report it)\n";
     return cli::kInternal;
   }
 }
@@ -39,6 +53,9 @@ int run_action(const cli::Action& action) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const cli::cluster::Job job(argc, argv);
+  // Help, versions and summaries come from rank 0 alone.
+  if (!cli::cluster::primary()) std::cout.setstate(std::ios::badbit);
   CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars and circles"};
   app.set_version_flag("--version", std::string("magic-enum ") + magic::BuildInfo::version());
   app.require_subcommand(1);
@@ -60,14 +77,16 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
-    std::cerr << "magic-enum: error: " << msg.substr(0, msg.find('\n')) << " (see --help)\n";
+    errors(true) << "error: " << msg.substr(0, msg.find('\n')) << " (see --help)\n";
     return cli::kUsage;
   }
+  // Only the searches run on every rank; the other subcommands on rank 0.
+  if (!cli::cluster::primary() && !cli::cluster::distributed(app)) return cli::kOk;
   const int code = run_action(action);
   // A summary that never reached stdout (a full disk, /dev/full, a closed
   // pipe) is a failed run, not a silent success.
   std::cout.flush();
-  if (code == cli::kOk && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+  if (code == cli::kOk && cli::cluster::primary() && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
     std::cerr << "magic-enum: error: cannot write to standard output: " << std::strerror(errno) << "\n";
     return cli::kUsage;
   }

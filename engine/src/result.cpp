@@ -19,8 +19,24 @@ nlohmann::json counts_json(const RunResult& r, const std::string& by_key_name) {
   return c;
 }
 
+// A run across ranks adds what each rank did and what the coordination cost.
+nlohmann::json cluster_json(const ClusterStats& c) {
+  nlohmann::json ranks = nlohmann::json::array();
+  for (const auto& s : c.ranks)
+    ranks.push_back({{"threads", s.threads},
+                     {"tasks", s.tasks},
+                     {"nodes", s.nodes},
+                     {"cpu_seconds", s.cpu_seconds},
+                     {"pieces", s.pieces}});
+  return {{"ranks", c.ranks.size()},
+          {"per_rank", ranks},
+          {"messages", c.messages},
+          {"bytes", c.bytes},
+          {"coordinator_cpu_seconds", c.coordinator_cpu_seconds}};
+}
+
 nlohmann::json run_json(const RunResult& r) {
-  return {{"threads", r.threads},
+  nlohmann::json j = {{"threads", r.threads},
           {"split_depth", r.split_depth},
           {"split_level", r.split_level},
           {"tasks", r.tasks},
@@ -36,6 +52,8 @@ nlohmann::json run_json(const RunResult& r) {
           {"version", BuildInfo::version()},
           {"compiler", BuildInfo::compiler()},
           {"flags", BuildInfo::flags()}};
+  if (r.cluster) j.update(cluster_json(*r.cluster));
+  return j;
 }
 
 ResultWriter::ResultWriter(const std::string& json_path, const std::string& jsonl_path,
