@@ -1,0 +1,229 @@
+// magic-enum-mpi under a real mpirun (Open MPI), against magic-enum as the
+// oracle: every family gives the single-process counts, by_key, digest and
+// solution stream on 1, 2, 3 and 4 ranks; a rank killed mid-run fails the
+// job and the same command resumes; SIGINT to mpirun stops it cleanly.
+// Built and run only with -DMAGIC_WITH_MPI=ON (label `mpi`).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <spawn.h>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+
+extern char** environ;
+
+namespace {
+
+// --oversubscribe: more ranks than this machine's cores.
+std::string mpirun(int ranks) {
+  return std::string(MAGIC_MPIRUN) + " --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " " +
+         MAGIC_MPI_BIN + " ";
+}
+
+CliRun run_shell(const std::string& cmd) {
+  const ScratchPath out("mpi_out"), err("mpi_err");
+  const int status = std::system((cmd + " >" + out.str() + " 2>" + err.str() + " </dev/null").c_str());
+  auto slurp = [](const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  CliRun r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out.str());
+  r.err = slurp(err.str());
+  return r;
+}
+
+nlohmann::json json_of(const CliRun& r, const std::string& what) {
+  EXPECT_EQ(r.code, 0) << what << "\n" << r.err;
+  try {
+    return nlohmann::json::parse(r.out);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": no JSON: " << e.what() << "\n" << r.out << r.err;
+    return nlohmann::json::object();
+  }
+}
+
+nlohmann::json single(const std::string& args) { return json_of(run_cli(args + " --json -"), args); }
+nlohmann::json across(int ranks, const std::string& args) {
+  return json_of(run_shell(mpirun(ranks) + args + " --json -"), std::to_string(ranks) + " ranks: " + args);
+}
+
+void expect_same(const nlohmann::json& got, const nlohmann::json& want, const std::string& what) {
+  ASSERT_TRUE(got.contains("counts")) << what;
+  EXPECT_EQ(got.at("counts"), want.at("counts")) << what;
+  EXPECT_EQ(got.at("digest"), want.at("digest")) << what;
+  EXPECT_EQ(got.at("exhaustive"), want.at("exhaustive")) << what;
+  EXPECT_EQ(got.at("run").at("nodes"), want.at("run").at("nodes")) << what;
+  EXPECT_EQ(got.value("solutions", nlohmann::json()), want.value("solutions", nlohmann::json())) << what;
+}
+
+// The cluster's own figures add up to the run's.
+void expect_accounted(const nlohmann::json& got, int ranks, const std::string& what) {
+  const auto& run = got.at("run");
+  ASSERT_EQ(run.at("ranks").get<int>(), ranks) << what;
+  std::uint64_t tasks = 0, nodes = 0;
+  for (const auto& r : run.at("per_rank")) {
+    tasks += r.at("tasks").get<std::uint64_t>();
+    nodes += r.at("nodes").get<std::uint64_t>();
+  }
+  EXPECT_EQ(tasks, run.at("tasks_run").get<std::uint64_t>()) << what;
+  EXPECT_EQ(nodes, run.at("nodes").get<std::uint64_t>()) << what;
+  EXPECT_GT(run.at("messages").get<std::uint64_t>(), 0u) << what;
+}
+
+const std::string kGrid = std::string(MAGIC_SOURCE_DIR) + "/perf/puzzles/4x4/b06_0.txt";
+
+TEST(Mpi, EveryFamilyGivesTheSingleProcessResultOnThreeRanks) {
+  for (const std::string& args : std::vector<std::string>{"square --order 4 -t 1", "star --n 10 -t 1",
+                                                          "circle --n 12 -t 1", "complete --count " + kGrid + " -t 1"}) {
+    const auto want = single(args);
+    const auto got = across(3, args);
+    expect_same(got, want, args);
+    expect_accounted(got, 3, args);
+  }
+}
+
+TEST(Mpi, OneTwoAndFourRanksGiveTheSameResult) {
+  const std::string args = "circle --n 13 -t 1";
+  const auto want = single(args);
+  for (int ranks : {1, 2, 4}) {
+    const auto got = across(ranks, args);
+    expect_same(got, want, std::to_string(ranks) + " ranks");
+    expect_accounted(got, ranks, std::to_string(ranks) + " ranks");
+  }
+}
+
+TEST(Mpi, SolutionsStreamInTheSingleProcessOrder) {
+  const std::string args = "star --n 8 -t 2 --solutions all --split-depth 2";
+  expect_same(across(3, args), single(args), args);
+}
+
+TEST(Mpi, OnlyRankZeroSpeaksOfBadInput) {
+  for (const std::string args : {"star --n 9 --limit 3", "star --n 2", "star --bogus"}) {
+    const CliRun r = run_shell(mpirun(3) + args);
+    EXPECT_NE(r.code, 0) << args;
+    // mpirun adds its own banner about the exit code; ours is one line.
+    std::size_t ours = 0;
+    for (std::size_t at = r.err.find("magic-enum"); at != std::string::npos; at = r.err.find("magic-enum", at + 1))
+      ++ours;
+    EXPECT_EQ(ours, 1u) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+  }
+}
+
+// A journal whose output went to a missing directory: rank 0 fails before
+// its coordinator starts, and the workers it releases end with it.
+TEST(Mpi, RankZeroFailingBeforeTheRunEndsTheWholeJob) {
+  const CliRun r = run_shell(mpirun(3) + "star --n 9 --json /nonexistent-dir/out.json");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+}
+
+struct Job {
+  pid_t pid = -1;
+};
+
+Job start(const std::string& args, const std::string& out, const std::string& err) {
+  std::vector<std::string> argv_s{"/bin/sh", "-c", "exec " + mpirun(3) + args + " >" + out + " 2>" + err};
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  Job j;
+  EXPECT_EQ(posix_spawn(&j.pid, "/bin/sh", nullptr, nullptr, argv.data(), environ), 0);
+  return j;
+}
+
+int wait_exit(const Job& j) {
+  int status = 0;
+  ::waitpid(j.pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::size_t lines(const std::string& path) {
+  std::ifstream in(path);
+  std::size_t n = 0;
+  for (std::string l; std::getline(in, l);) ++n;
+  return n;
+}
+
+// Waits until the journal holds `n` tasks (or the job is over).
+void wait_for_tasks(const std::string& journal, std::size_t n) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (lines(journal) < n + 1 && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+// The process of the given rank among our magic-enum-mpi processes.
+pid_t rank_pid(int rank, const std::string& marker) {
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream cmd(e.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    if (cmdline.find("magic-enum-mpi") == std::string::npos || cmdline.find(marker) == std::string::npos) continue;
+    std::ifstream env(e.path() / "environ");
+    std::string vars((std::istreambuf_iterator<char>(env)), std::istreambuf_iterator<char>());
+    if (vars.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos)
+      return static_cast<pid_t>(std::stol(name));
+  }
+  return -1;
+}
+
+const std::string kLong = "star --n 13 -t 1";  // about 4 s on 3 ranks here; 4,200 tasks
+
+const nlohmann::json& long_reference() {
+  static const nlohmann::json ref = single(kLong);
+  return ref;
+}
+
+TEST(Mpi, AKilledRankFailsTheJobAndTheSameCommandResumes) {
+  const ScratchPath journal("mpi_kill_journal"), out("mpi_kill_out"), err("mpi_kill_err");
+  const std::string args = kLong + " -q --checkpoint " + journal.str();
+  const Job job = start(args, out.str(), err.str());
+  wait_for_tasks(journal.str(), 200);
+  const pid_t victim = rank_pid(1, journal.str());
+  ASSERT_GT(victim, 0) << "rank 1 not found";
+  ::kill(victim, SIGKILL);
+  const int code = wait_exit(job);
+  std::ifstream e(err.str());
+  const std::string errors((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
+  EXPECT_NE(code, 0) << errors;
+  EXPECT_NE(errors.find("rank 1"), std::string::npos) << errors;
+  const std::size_t saved = lines(journal.str());
+  EXPECT_GT(saved, 1u);
+  const auto resumed = across(3, args);
+  expect_same(resumed, long_reference(), "resumed after rank 1 was killed");
+  EXPECT_GT(resumed.at("run").at("tasks_resumed").get<std::uint64_t>(), 0u);
+}
+
+TEST(Mpi, SigintToMpirunStopsCleanlyAndResumesInOneProcess) {
+  const ScratchPath journal("mpi_int_journal"), out("mpi_int_out"), err("mpi_int_err");
+  const std::string args = kLong + " -q --checkpoint " + journal.str();
+  const Job job = start(args, out.str(), err.str());
+  wait_for_tasks(journal.str(), 200);
+  ::kill(job.pid, SIGINT);
+  const int code = wait_exit(job);
+  std::ifstream e(err.str());
+  const std::string errors((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
+  if (code == 0) GTEST_SKIP() << "the run finished before the signal";
+  EXPECT_NE(errors.find("tasks saved"), std::string::npos) << errors;
+  // The plain binary carries on from the MPI job's journal.
+  const auto resumed = single(kLong + " --checkpoint " + journal.str());
+  expect_same(resumed, long_reference(), "resumed in one process");
+  EXPECT_GT(resumed.at("run").at("tasks_resumed").get<std::uint64_t>(), 0u);
+}
+
+}  // namespace
