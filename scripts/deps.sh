@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian packages magic-enum builds with, if any are missing.
+# --mpi adds Open MPI, for magic-enum-mpi (cmake -DMAGIC_WITH_MPI=ON).
 set -euo pipefail
+mpi=0
+for a in "$@"; do
+  case $a in
+    --mpi) mpi=1 ;;
+    *) echo "usage: $0 [--mpi]" >&2; exit 2 ;;
+  esac
+done
 pkgs=(build-essential cmake pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
       googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin libxml2-utils
       # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer
       # runtimes, and llvm-symbolizer for readable stack traces.
       clang libclang-rt-14-dev llvm)
+((mpi)) && pkgs+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,7 +4,9 @@
 # The suite runs in an empty temp dir and fails if it leaves files there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh
+# The suite covers magic-enum-mpi too (tests labelled `mpi`, under mpirun).
+bash scripts/deps.sh --mpi
+bash scripts/build.sh -DMAGIC_WITH_MPI=ON
 if [ "${MAGIC_SLOW_TESTS:-0}" = 1 ]; then
   bash scripts/ctest-clean.sh "${BUILD_DIR:-build}" -j"$(nproc)"
 else
