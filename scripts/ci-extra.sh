@@ -66,12 +66,13 @@ asan() {
 
 tsan() {
   configure build-tsan -DMAGIC_SANITIZE=thread
-  timed "tsan: build" cmake --build build-tsan -j"$jobs" --target test_contract
+  timed "tsan: build" cmake --build build-tsan -j"$jobs" --target test_contract test_cluster
   # The runner's contract suite: thread and split invariance, shards,
-  # stop-after, checkpoint resume on another thread count.
+  # stop-after, checkpoint resume on another thread count; and the run
+  # across ranks (coordinator, workers and their wire, on threads).
   local rc=0
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$root/scripts/tsan.supp:log_path=$logs/report" \
-    timed "tsan: contract suite" bash scripts/ctest-clean.sh build-tsan -j"$jobs" -R '^(Problems/Contract|Runner|Planner)\.' || rc=$?
+    timed "tsan: contract suite" bash scripts/ctest-clean.sh build-tsan -j"$jobs" -R '^(Problems/Contract|Runner|Planner|Problems/Cluster|Cluster[A-Za-z]*)\.' || rc=$?
   no_reports
   return "$rc"
 }
