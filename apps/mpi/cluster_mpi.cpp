@@ -99,9 +99,10 @@ class CoordinatorEnd : public magic::CoordinatorWire {
       out_.tidy();
       if (poll(MPI_ANY_SOURCE, w, m)) return true;
       const double left = std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count();
-      // Worker 0 wakes this wait at once; the other ranks within a slice.
-      if (local_.receive(w, m, std::clamp(left, 0.0, kSlice))) return true;
       if (left <= 0) return false;
+      // Worker 0 wakes this wait at once; the other ranks are seen when it
+      // ends (the coordinator waits at most a few ms: see cluster.hpp).
+      if (local_.receive(w, m, left)) return true;
     }
   }
 

@@ -451,7 +451,8 @@ class Coordinator {
     r_.cluster->bytes += m.size();
   }
 
-  static constexpr double kMinWait = 0.0001, kMaxWait = 0.005;
+  // An idle coordinator wakes at most 1/kMaxWait times a second.
+  static constexpr double kMinWait = 0.0001, kMaxWait = 0.004;
   static constexpr int kStopGraceSeconds = 30;
 
   const P& p_;
@@ -602,7 +603,8 @@ class Worker {
       const bool bye = no_more && idle;
       // Ask for the next batch while the driver still has one to run.
       std::uint32_t want = 0;
-      if (!asked && !no_more && queued < threads_) want = 2 * threads_ - static_cast<std::uint32_t>(queued);
+      // Two batches' worth ahead hides a coordinator that answers late.
+      if (!asked && !no_more && queued < 2 * threads_) want = 4 * threads_ - static_cast<std::uint32_t>(queued);
       const auto now = std::chrono::steady_clock::now();
       // While a request is unanswered the coordinator may be waiting for
       // these very tasks (the end of a chunk): they go at once.
