@@ -297,13 +297,7 @@ class Coordinator {
       ck_->flush();
       r_.tasks_saved = ck_->saved();
     }
-    const TaskRecord& total = merger_->total();
-    r_.unique = total.unique;
-    r_.total = total.total;
-    r_.digest = total.digest;
-    r_.by_key = total.by_key;
-    r_.nodes = total.nodes;
-    r_.cpu_seconds = total.cpu_seconds;
+    take_totals(r_, merger_->total());
     r_.exhaustive = merger_->exhaustive() && planned_all_ && chunk_returned();
     // A stop that came after the last task changes nothing.
     r_.interrupted = !r_.exhaustive && (interrupted() || r_.cluster->lost_rank >= 0);

@@ -181,6 +181,16 @@ class ProgressClock {
   std::uint64_t total_;
 };
 
+// The merged record's counts and effort, into the result.
+inline void take_totals(RunResult& r, const TaskRecord& total) {
+  r.unique = total.unique;
+  r.total = total.total;
+  r.digest = total.digest;
+  r.by_key = total.by_key;
+  r.nodes = total.nodes;
+  r.cpu_seconds = total.cpu_seconds;
+}
+
 // What every task and piece of a run shares.
 template <Problem P>
 struct Crew {
@@ -301,13 +311,7 @@ RunResult run(const P& p, const RunOptions& opt) {
     ck->flush();
     r.tasks_saved = ck->saved();
   }
-  const TaskRecord& total = merger.total();
-  r.unique = total.unique;
-  r.total = total.total;
-  r.digest = total.digest;
-  r.by_key = total.by_key;
-  r.nodes = total.nodes;
-  r.cpu_seconds = total.cpu_seconds;
+  detail::take_totals(r, merger.total());
   // Chunks never started after a stop leave the run as incomplete as skipped tasks do.
   r.exhaustive = merger.exhaustive() && planned == r.tasks;
   r.tasks_run = merger.tasks_run();
