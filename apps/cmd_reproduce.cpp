@@ -1,10 +1,12 @@
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <unistd.h>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "magic/io.hpp"
+#include "magic/records.hpp"
 #include "magic/reproduce.hpp"
 
 namespace cli {
@@ -18,12 +20,50 @@ struct ReproduceArgs {
   bool no_baselines = false;
   bool all_baselines = false;
   bool quiet = false;
+  bool records = false;
+  std::string records_dir = "data/records";
+  double rerun_under = 600;
 };
 
-std::string bin_dir() {
+std::string self_path() {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : exe.parent_path().string();
+  return ec ? std::string() : exe.string();
+}
+std::string bin_dir() { return std::filesystem::path(self_path()).parent_path().string(); }
+
+std::function<void(const std::string&)> step_printer(bool quiet, bool& tty) {
+  tty = !quiet && ::isatty(STDERR_FILENO);
+  if (tty) return [](const std::string& s) { std::cerr << "\r\033[K" << s << std::flush; };
+  if (!quiet) return [](const std::string& s) { std::cerr << s << "\n"; };
+  return nullptr;
+}
+
+// `reproduce --records`: every record run checked; exit 1 if one differs.
+int check_records(const ReproduceArgs& a) {
+  magic::RecordsOptions ro;
+  ro.dir = a.records_dir;
+  ro.self = self_path();
+  ro.out_dir = (std::filesystem::path(a.out) / "records").string();
+  ro.threads = a.threads;
+  ro.rerun_seconds = a.rerun_under;
+  bool tty = false;
+  ro.on_step = step_printer(a.quiet, tty);
+  try {
+    std::filesystem::create_directories(ro.out_dir);
+  } catch (const std::exception& e) {
+    throw UsageError("cannot create --out directory " + ro.out_dir + ": " + e.what());
+  }
+  const auto checks = magic::check_records(ro);
+  if (tty) std::cerr << "\r\033[K";
+  bool all = true;
+  for (const auto& c : checks) {
+    std::cout << c.name << ": " << c.status << "\n";
+    for (const auto& line : c.checks) std::cout << "  " << line << "\n";
+    all = all && c.status != "differs";
+  }
+  if (!all) std::cerr << "magic-enum: error: some records do not agree (see above)\n";
+  return all ? kOk : kNoSolution;
 }
 
 void add_reproduce(CLI::App& app, Action& action) {
@@ -41,8 +81,19 @@ void add_reproduce(CLI::App& app, Action& action) {
                 "also time the ports that take many minutes (maenjin2 at n=16 and 17, about an hour)")
       ->excludes(none);
   sub->add_flag("--quiet,-q", a->quiet, "print only the final table");
+  sub->add_flag("--records", a->records,
+                "check the record runs instead: rerun each whose run takes under 10 minutes here, add up each "
+                "journal, verify listed solutions");
+  sub->add_option("--records-dir", a->records_dir, "where the records are (one folder per count)")
+      ->default_str("data/records");
+  sub->add_option("--rerun-under", a->rerun_under,
+                  "with --records: rerun a record whose run would take fewer seconds than this here (its CPU "
+                  "seconds / threads); 0 checks the saved files only")
+      ->default_str("600")
+      ->check(CLI::Range(0.0, 1e9));
   sub->callback([a, &action] {
     action = [a]() -> int {
+      if (a->records) return check_records(*a);
       magic::ReproduceOptions ro;
       ro.documents = magic::parse_json(a->data.empty() ? std::string(magic::embedded_documents())
                                                        : magic::read_file(a->data),
@@ -54,9 +105,8 @@ void add_reproduce(CLI::App& app, Action& action) {
       ro.all_baselines = a->all_baselines;
       ro.threads = a->threads;
       if (!a->no_baselines) ro.baseline_dir = bin_dir();
-      const bool tty = !a->quiet && ::isatty(STDERR_FILENO);
-      if (tty) ro.on_step = [](const std::string& s) { std::cerr << "\r\033[K" << s << std::flush; };
-      else if (!a->quiet) ro.on_step = [](const std::string& s) { std::cerr << s << "\n"; };
+      bool tty = false;
+      ro.on_step = step_printer(a->quiet, tty);
       try {
         std::filesystem::create_directories(ro.out_dir);
       } catch (const std::exception& e) {

@@ -1,0 +1,272 @@
+#include "magic/records.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <tbb/info.h>
+
+#include "magic/checker.hpp"
+#include "magic/core/error.hpp"
+#include "magic/io.hpp"
+#include "magic/journal.hpp"
+#include "magic/result_file.hpp"
+#include "magic/task_record.hpp"
+
+extern char** environ;
+
+namespace magic {
+namespace fs = std::filesystem;
+namespace {
+
+// What a journal adds up to.
+struct JournalSum {
+  TaskRecord sum;
+  std::uint64_t tasks = 0;     // records held
+  std::uint64_t expected = 0;  // the header's task count
+  std::string failure;         // "" when every line is intact
+};
+
+JournalSum sum_journal(const fs::path& path) {
+  JournalSum js;
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::set<std::uint64_t> seen;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const bool last = i + 1 == lines.size();
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(lines[i]);
+    } catch (const nlohmann::json::exception&) {
+      if (last && i > 0) break;  // torn by a kill in mid-write: the run ignores it too
+      js.failure = "journal line " + std::to_string(i + 1) + " is not JSON";
+      return js;
+    }
+    try {
+      if (i == 0) {
+        js.expected = j.at("tasks").get<std::uint64_t>();
+        continue;
+      }
+      nlohmann::json bare = j;
+      bare.erase("sum");
+      if (!j.contains("sum") || j.at("sum") != Journal::checksum(bare)) {
+        js.failure = "journal line " + std::to_string(i + 1) + ": checksum mismatch";
+        return js;
+      }
+      const auto task = j.at("task").get<std::uint64_t>();
+      const auto rec = task_record_from_json(j);
+      if (!rec || !seen.insert(task).second || task >= js.expected) {
+        js.failure = "journal line " + std::to_string(i + 1) + ": a bad or repeated task record";
+        return js;
+      }
+      js.sum.merge(*rec);
+    } catch (const nlohmann::json::exception& e) {
+      js.failure = "journal line " + std::to_string(i + 1) + ": " + e.what();
+      return js;
+    }
+  }
+  js.tasks = seen.size();
+  return js;
+}
+
+// "" when the figures are the result's, else the first that is not.
+std::string differences(const ShardResult& r, const TaskRecord& got) {
+  auto num = [](std::uint64_t v) { return std::to_string(v); };
+  if (got.unique != r.unique) return "unique " + num(got.unique) + ", the result says " + num(r.unique);
+  if (r.has_total && got.total != r.total) return "total " + num(got.total) + ", the result says " + num(r.total);
+  if (!r.by_key_name.empty() && got.by_key != r.by_key) return r.by_key_name + " differs";
+  if (!(got.digest == r.digest)) return "digest " + got.digest.hex() + ", the result says " + r.digest.hex();
+  if (got.nodes != r.nodes) return "nodes " + num(got.nodes) + ", the result says " + num(r.nodes);
+  return "";
+}
+
+TaskRecord figures_of(const ShardResult& r) {
+  TaskRecord t;
+  t.unique = r.unique;
+  t.total = r.total;
+  t.by_key = r.by_key;
+  t.digest = r.digest;
+  t.nodes = r.nodes;
+  return t;
+}
+
+// The record's command as a fresh run: no journal, no outputs of its own,
+// the JSON into `json`.
+std::vector<std::string> rerun_args(const std::vector<std::string>& cmd, const std::string& self,
+                                    const std::string& json, unsigned threads) {
+  static const std::set<std::string> with_value{"--checkpoint", "--checkpoint-interval", "--json", "--solutions",
+                                                "--solutions-file", "--svg", "--threads", "-t"};
+  std::vector<std::string> out{self};
+  for (std::size_t i = 1; i < cmd.size(); ++i) {
+    const std::string& a = cmd[i];
+    if (with_value.count(a)) {
+      ++i;
+      continue;
+    }
+    const auto eq = a.find('=');
+    if ((eq != std::string::npos && with_value.count(a.substr(0, eq))) || a == "-q" || a == "--quiet") continue;
+    out.push_back(a);
+  }
+  if (threads) out.insert(out.end(), {"--threads", std::to_string(threads)});
+  out.insert(out.end(), {"--json", json, "-q"});
+  return out;
+}
+
+int run_and_wait(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = -1;
+  const int err = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err) throw IoError("cannot start " + args[0] + ": " + std::strerror(err));
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string seconds_text(double s) {
+  std::ostringstream o;
+  o.precision(s < 10 ? 2 : 0);
+  o << std::fixed << s << " s";
+  return o.str();
+}
+
+class Checker {
+ public:
+  Checker(const RecordsOptions& opt, const fs::path& folder) : opt_(opt), folder_(folder) {
+    c_.name = folder.filename().string();
+  }
+
+  RecordCheck run() {
+    const fs::path result = folder_ / "result.json", journal = folder_ / "journal.jsonl";
+    if (!fs::exists(result)) {
+      running(journal);
+      return c_;
+    }
+    const ShardResult r = read_result(result.string());
+    if (fs::exists(journal)) check_journal(journal, r);
+    check_solutions(result);
+    if (fs::exists(folder_ / "COMMAND")) rerun(r);
+    else c_.checks.push_back("rerun: no COMMAND file");
+    c_.status = ok_ ? "agrees" : "differs";
+    return c_;
+  }
+
+ private:
+  void fail(const std::string& what) {
+    ok_ = false;
+    c_.checks.push_back("DIFFERS: " + what);
+  }
+
+  void running(const fs::path& journal) {
+    c_.status = "running";
+    if (!fs::exists(journal)) {
+      c_.checks.push_back("no result.json and no journal: nothing to check");
+      return;
+    }
+    const JournalSum js = sum_journal(journal);
+    if (!js.failure.empty()) return fail(js.failure);
+    c_.checks.push_back("not finished: " + std::to_string(js.tasks) + " of " + std::to_string(js.expected) +
+                        " tasks journalled (rerun its COMMAND to go on)");
+  }
+
+  void check_journal(const fs::path& journal, const ShardResult& r) {
+    const JournalSum js = sum_journal(journal);
+    if (!js.failure.empty()) return fail(js.failure);
+    if (js.tasks != js.expected || js.expected != r.tasks)
+      return fail("the journal holds " + std::to_string(js.tasks) + " of " + std::to_string(js.expected) +
+                  " tasks; the result has " + std::to_string(r.tasks));
+    const std::string diff = differences(r, js.sum);
+    if (!diff.empty()) return fail("journal: " + diff);
+    c_.checks.push_back("journal: its " + std::to_string(js.tasks) +
+                        " task records (checksums intact) add up to the result's counts, digest and nodes");
+  }
+
+  void check_solutions(const fs::path& result) {
+    const nlohmann::json doc = parse_json(read_file(result.string()), result.string());
+    if (!doc.contains("solutions")) return;
+    const checker::VerifyReport v = checker::verify({result.string(), "", false});
+    if (!v.ok) return fail("verify: " + v.line);
+    c_.checks.push_back("verify: " + v.line);
+  }
+
+  void rerun(const ShardResult& r) {
+    const unsigned threads =
+        opt_.threads ? opt_.threads : static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+    const double estimate = r.cpu_seconds / threads;
+    if (estimate > opt_.rerun_seconds) {
+      c_.checks.push_back("rerun: skipped, about " + seconds_text(estimate) + " on " + std::to_string(threads) +
+                          " threads here (over " + seconds_text(opt_.rerun_seconds) + ")");
+      return;
+    }
+    const std::vector<std::string> cmd = record_command(read_file((folder_ / "COMMAND").string()));
+    const std::string json = (fs::path(opt_.out_dir) / (c_.name + ".json")).string();
+    const std::string log = (fs::path(opt_.out_dir) / (c_.name + ".log")).string();
+    if (opt_.on_step) opt_.on_step("rerunning " + c_.name + " (about " + seconds_text(estimate) + ")");
+    const auto t0 = std::chrono::steady_clock::now();
+    const int code = run_and_wait(rerun_args(cmd, opt_.self, json, opt_.threads), log);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (code != 0) return fail("rerun exited with " + std::to_string(code) + " (see " + log + ")");
+    const ShardResult again = read_result(json);
+    const std::string diff = differences(r, figures_of(again));
+    if (!diff.empty()) return fail("rerun: " + diff);
+    c_.checks.push_back("rerun: the same counts, digest and nodes in " + seconds_text(took) + " (" + json + ")");
+  }
+
+  const RecordsOptions& opt_;
+  fs::path folder_;
+  RecordCheck c_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::vector<std::string> record_command(const std::string& text) {
+  std::string joined;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    if (!line.empty() && line.back() == '\\') line.pop_back();
+    joined += line + " ";
+  }
+  std::vector<std::string> words;
+  std::istringstream w(joined);
+  for (std::string s; w >> s;) words.push_back(s);
+  if (words.size() < 2 || fs::path(words[0]).filename() != "magic-enum")
+    throw SpecError("a record's COMMAND must run magic-enum, got: " + joined);
+  return words;
+}
+
+std::vector<RecordCheck> check_records(const RecordsOptions& opt) {
+  if (!fs::is_directory(opt.dir)) throw SpecError("no records directory " + opt.dir);
+  std::vector<fs::path> folders;
+  for (const auto& e : fs::directory_iterator(opt.dir))
+    if (e.is_directory()) folders.push_back(e.path());
+  std::sort(folders.begin(), folders.end());
+  std::vector<RecordCheck> out;
+  for (const auto& f : folders) {
+    if (opt.on_step) opt.on_step("checking " + f.filename().string());
+    out.push_back(Checker(opt, f).run());
+  }
+  return out;
+}
+
+}  // namespace magic

@@ -1,0 +1,121 @@
+// `magic-enum reproduce --records` on records made here from small counts:
+// a finished record agrees (rerun, journal sum, verify); a result or a
+// journal that was changed is caught; a record still under way is reported
+// as running, not as a failure.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+#include "magic/core/error.hpp"
+#include "magic/records.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A record folder made the way data/records/ is: its COMMAND, run once.
+void make_record(const fs::path& dir, const std::string& args, bool journal) {
+  fs::create_directories(dir);
+  std::string outputs = " --json " + (dir / "result.json").string();
+  if (journal) outputs += " --checkpoint " + (dir / "journal.jsonl").string();
+  write(dir / "COMMAND", "# a record made by the test\nbuild/bin/magic-enum " + args + " --threads 2 \\\n   " +
+                             outputs + " -q\n");
+  const CliRun r = run_cli(args + " --threads 2" + outputs + " -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+}
+
+CliRun check(const ScratchPath& records, const ScratchPath& out) {
+  return run_cli("reproduce --records --records-dir " + records.str() + " --out " + out.str() + " -q");
+}
+
+TEST(Records, AFinishedRecordAgreesByRerunJournalAndVerify) {
+  const ScratchPath records("records_ok"), out("records_out");
+  make_record(records / "star-9", "star --n 9", true);
+  make_record(records / "circle-10", "circle --n 10 --solutions all", false);
+  const CliRun r = check(records, out);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("star-9: agrees"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("circle-10: agrees"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("journal: its 1360 task records"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rerun: the same counts, digest and nodes"), std::string::npos) << r.out;
+}
+
+TEST(Records, AChangedResultOrJournalIsCaught) {
+  const ScratchPath records("records_bad"), out("records_bad_out");
+  make_record(records / "star-9", "star --n 9", true);
+  // One more star in the result: the rerun and the journal both disagree.
+  auto doc = nlohmann::json::parse(slurp(records / "star-9" / "result.json"));
+  doc["counts"]["unique"] = doc["counts"]["unique"].get<std::uint64_t>() + 1;
+  write(records / "star-9" / "result.json", doc.dump());
+  CliRun r = check(records, out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("star-9: differs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DIFFERS: journal: unique"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DIFFERS: rerun: unique"), std::string::npos) << r.out;
+
+  // A journal record edited by hand fails its checksum.
+  make_record(records / "star-8", "star --n 8", true);
+  std::string j = slurp(records / "star-8" / "journal.jsonl");
+  const auto at = j.find("\"nodes\":") + 8;
+  j.insert(at, "1");
+  write(records / "star-8" / "journal.jsonl", j);
+  r = check(records, out);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("star-8: differs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("checksum mismatch"), std::string::npos) << r.out;
+}
+
+TEST(Records, ARunStillUnderWayIsReportedNotFailed) {
+  const ScratchPath records("records_running"), out("records_running_out");
+  make_record(records / "star-9", "star --n 9", true);
+  fs::remove(records / "star-9" / "result.json");
+  // Keep the header and the first 100 tasks, as a run stopped early leaves it.
+  std::ifstream in(records / "star-9" / "journal.jsonl");
+  std::string kept, line;
+  for (int i = 0; i < 101 && std::getline(in, line); ++i) kept += line + "\n";
+  write(records / "star-9" / "journal.jsonl", kept);
+  const CliRun r = check(records, out);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("star-9: running"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("100 of 1360 tasks journalled"), std::string::npos) << r.out;
+}
+
+TEST(Records, CommandFilesAreReadAsTheShellWould) {
+  EXPECT_EQ(magic::record_command("# note\nbuild/bin/magic-enum star --n 15 \\\n    --json x.json -q\n"),
+            (std::vector<std::string>{"build/bin/magic-enum", "star", "--n", "15", "--json", "x.json", "-q"}));
+  EXPECT_THROW(magic::record_command("rm -rf /\n"), magic::SpecError);
+  EXPECT_THROW(magic::record_command("# only a comment\n"), magic::SpecError);
+  const CliRun r = run_cli("reproduce --records --records-dir /nonexistent-records -q");
+  EXPECT_CLEAN_ERROR(r);
+}
+
+// The committed records: each finished one adds up to its journal and (for
+// circles) verifies; none is rerun here (--records runs them in minutes).
+TEST(Records, TheCommittedRecordsAddUp) {
+  magic::RecordsOptions ro;
+  ro.dir = std::string(MAGIC_SOURCE_DIR) + "/data/records";
+  ro.rerun_seconds = 0;  // never rerun in the unit suite
+  const auto checks = magic::check_records(ro);
+  EXPECT_GE(checks.size(), 4u);
+  for (const auto& c : checks) {
+    std::string lines;
+    for (const auto& l : c.checks) lines += l + "\n";
+    EXPECT_NE(c.status, "differs") << c.name << "\n" << lines;
+  }
+}
+
+}  // namespace
