@@ -30,7 +30,7 @@ struct SolutionSink {
 
 template <class P>
 nlohmann::json result_fields(const P& p, const magic::RunResult& r, const Printer& pr) {
-  const std::string key = magic::by_key_name(p.describe().at("name").template get<std::string>());
+  const std::string key = magic::by_key_name(p.describe());
   nlohmann::json rest{{"counts", magic::counts_json(r, key)},
                       {"exhaustive", r.exhaustive},
                       {"digest", r.digest.hex()},
@@ -104,7 +104,7 @@ int execute_problem(const P& p, const Common& c, const Printer& pr) {
   if (!c.svg.empty()) write_svg(c.svg, problem, sink.pictured);
   out.finish(fields);
   if (summary_on_stdout(c))
-    print_summary(std::cout, problem, r, magic::by_key_name(problem.at("name").get<std::string>()));
+    print_summary(std::cout, problem, r, magic::by_key_name(problem));
   return pr.exit_code ? pr.exit_code(r) : kOk;
 }
 

@@ -419,8 +419,9 @@ TEST(Registry, UnknownOrMalformedSpecsAreSpecErrors) {
     const auto spec = nlohmann::json::parse(text);
     EXPECT_THROW(magic::run_spec(spec), magic::SpecError) << text;
   }
-  EXPECT_EQ(magic::by_key_name("star"), "by_sum");
-  EXPECT_EQ(magic::by_key_name("square"), "");
+  EXPECT_EQ(magic::by_key_name({{"name", "star"}, {"n", 5}}), "by_sum");
+  EXPECT_EQ(magic::by_key_name({{"name", "square"}, {"order", 5}}), "by_center");
+  EXPECT_EQ(magic::by_key_name({{"name", "square"}, {"order", 4}}), "");
   EXPECT_EQ(magic::picture_of("circle"), magic::Picture::Circle);
   EXPECT_THROW(magic::picture_of("hexagon"), magic::SpecError);
 }

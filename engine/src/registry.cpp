@@ -2,10 +2,13 @@
 
 namespace magic {
 
-std::string by_key_name(const std::string& problem_name) {
+std::string by_key_name(const nlohmann::json& problem) {
   std::string out;
-  with_family(problem_name, [&](auto fam) {
-    if constexpr (requires { decltype(fam)::kByKey; }) out = decltype(fam)::kByKey;
+  if (!problem.is_object() || !problem.contains("name") || !problem.at("name").is_string()) return out;
+  with_family(problem.at("name").get<std::string>(), [&](auto fam) {
+    using Fam = decltype(fam);
+    if constexpr (requires { Fam::by_key_name(problem); }) out = Fam::by_key_name(problem);
+    else if constexpr (requires { Fam::kByKey; }) out = Fam::kByKey;
   });
   return out;
 }

@@ -89,7 +89,7 @@ ShardResult parse_result(const std::string& text, const std::string& path) {
   r.problem = top.at("problem");
   if (!r.problem.is_object() || !r.problem.contains("name") || !r.problem.at("name").is_string())
     top.fail("\"problem\" must be an object with a \"name\"");
-  r.by_key_name = by_key_name(r.problem.at("name").get<std::string>());
+  r.by_key_name = by_key_name(r.problem);
   r.counts = top.at("counts");
   const Fields counts(r.counts, path + ": counts");
   r.unique = counts.count("unique");

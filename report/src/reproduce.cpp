@@ -119,7 +119,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     ro.on_solution = [&](const nlohmann::json& s) { sols.push_back(s); };
     const SpecRun run = run_spec(row.at("spec"), ro);
     const RunResult& r = run.result;
-    const std::string key_name = by_key_name(run.problem.value("name", ""));
+    const std::string key_name = by_key_name(run.problem);
     const nlohmann::json counts = counts_json(r, key_name);
 
     nlohmann::json result{{"problem", run.problem}, {"solutions", sols}, {"counts", counts},

@@ -47,8 +47,9 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
   return R(std::move(*out));
 }
 
-// The family's name for counts.by_key ("by_sum" for stars), "" if none.
-std::string by_key_name(const std::string& problem_name);
+// The name of counts.by_key for a problem's description ("by_sum" for
+// stars, "by_center" for odd-order squares), "" if it has none.
+std::string by_key_name(const nlohmann::json& problem);
 // How solutions of the named problem are drawn; throws SpecError if unknown.
 Picture picture_of(const std::string& problem_name);
 // The spec's default for RunOptions::stop_after (complete's "first" mode).

@@ -20,6 +20,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
+#include "magic/square5.hpp"
 #include "magic/sum_groups.hpp"
 
 namespace magic {
@@ -33,8 +34,13 @@ struct SquareSpec {
   int order = 3;
   SquareKind kind = SquareKind::Magic;
   bool symmetry_breaking = true;
+  // Order-5 magic slices: the squares with this centre (0: any), and with
+  // these 8 other diagonal values in some order (empty: any).
+  int center = 0;
+  std::vector<int> diagonal;
 };
-// {"order": N, "kind": "magic", "symmetry_breaking": true}; throws SpecError.
+// {"order": N, "kind": "magic", "symmetry_breaking": true, "center": C,
+// "diagonal": [8 values]}; throws SpecError.
 SquareSpec square_spec_from_json(const nlohmann::json& spec);
 
 template <int N>
@@ -97,6 +103,12 @@ class SquareProblem {
       if (img < best) best = img;
     }
     return best;
+  }
+  // counts.by_center: odd orders have a centre cell.
+  std::int64_t key(const Solution& s) const
+    requires(N % 2 == 1)
+  {
+    return s[kCells / 2];
   }
   std::uint64_t orbit_size(const Solution& s) const {
     std::vector<Solution> imgs;
@@ -239,6 +251,10 @@ static_assert(Problem<SquareProblem<4>>);
 struct SquareFamily {
   static constexpr const char* kName = "square";
   static constexpr Picture kPicture = Picture::Grid;
+  static std::string by_key_name(const nlohmann::json& problem) {
+    const auto order = problem.value("order", nlohmann::json());
+    return order.is_number_integer() && order.get<std::int64_t>() % 2 == 1 ? "by_center" : "";
+  }
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
     const SquareSpec s = square_spec_from_json(spec);
@@ -246,6 +262,7 @@ struct SquareFamily {
       case 3: return f(SquareProblem<3>(s));
       case 4: return f(SquareProblem<4>(s));
     }
+    if (square5_handles(s)) return f(Square5Problem(s));
     return f(SquareProblem<5>(s));
   }
 };
