@@ -63,6 +63,8 @@ std::vector<Case> cases() {
   return {
       spec_case("square4_semi", {{"name", "square"}, {"order", 4}, {"kind", "semi"}}, true, 68688,
                 "OEIS A271104"),
+      spec_case("square5_associative", {{"name", "square"}, {"order", 5}, {"kind", "associative"}}, false, 48544,
+                "OEIS A081262"),
       spec_case("star8", {{"name", "star"}, {"n", 8}}, true, 112, "OEIS A200720"),
       spec_case("pentagram_k4", {{"name", "star"}, {"n", 5}, {"numbers", "1..10"}, {"equal_lines", 4}}, true, 168,
                 "seed 000"),

@@ -30,7 +30,11 @@ SquareSpec square_spec_from_json(const nlohmann::json& spec) {
     if (!k) throw SpecError("unknown square kind '" + kind + "' (use " + kSquareKindNames + ")");
     s.kind = *k;
     s.symmetry_breaking = spec.value("symmetry_breaking", true);
-    if (spec.contains("center")) s.center = spec_int(spec.at("center"), "square center");
+    if (spec.contains("center")) {
+      s.center = spec_int(spec.at("center"), "square center");
+      if (s.center < 1 || s.center > 25)
+        throw SpecError("square center must be 1..25, got " + std::to_string(s.center));
+    }
     if (spec.contains("diagonal")) {
       if (!spec.at("diagonal").is_array()) throw SpecError("square diagonal must be an array of 8 values");
       for (const auto& v : spec.at("diagonal")) s.diagonal.push_back(spec_int(v, "square diagonal value"));

@@ -28,7 +28,9 @@ namespace magic {
 inline constexpr int kSquareMinOrder = 3;
 inline constexpr int kSquareMaxOrder = 5;
 // What one level of --split-depth is.
-inline constexpr const char* kSquareLevels = "a level is one placed cell, forced cells included";
+inline constexpr const char* kSquareLevels =
+    "a level is one placed cell, forced cells included (order 5: 1 centre, 2 top-left corner, "
+    "3 main diagonal, 4 and 5 anti-diagonal)";
 
 struct SquareSpec {
   int order = 3;
