@@ -82,6 +82,44 @@ TEST(Square, EverySolutionPassesTheIndependentChecker) {
   }
 }
 
+// The straight-code kernel (orders 3 and 4) against the generic solver,
+// kind by kind: the same counts, digest, by_center and canonical solutions.
+template <int N>
+void expect_kernel_matches_generic(const std::string& kind_name) {
+  const SquareKind kind = *magic::parse_square_kind(kind_name);
+  auto collect = [](const auto& p, unsigned threads) {
+    RunOptions ro;
+    ro.threads = threads;
+    ro.solutions = ~0ull;
+    std::set<oracle::Grid> canon;
+    ro.on_solution = [&](const nlohmann::json& s) { canon.insert(oracle::canonical(to_grid(s))); };
+    return std::make_pair(magic::run(p, ro), canon);
+  };
+  const auto [generic, generic_set] = collect(SquareProblem<N>({N, kind, true}), 1);
+  for (unsigned threads : {1u, 2u}) {
+    const auto [fast, fast_set] = collect(magic::SmallSquareProblem<N>(kind), threads);
+    EXPECT_EQ(fast.unique, generic.unique) << N << " " << kind_name;
+    EXPECT_EQ(fast.total, generic.total) << N << " " << kind_name;
+    EXPECT_EQ(fast.digest, generic.digest) << N << " " << kind_name;
+    EXPECT_EQ(fast.by_key, generic.by_key) << N << " " << kind_name;
+    EXPECT_EQ(fast_set, generic_set) << N << " " << kind_name;
+  }
+}
+
+TEST(Square, StraightCodeKernelMatchesTheGenericSolverForEveryKind) {
+  for (const char* kind : {"magic", "pandiagonal", "associative"}) {
+    expect_kernel_matches_generic<3>(kind);
+    expect_kernel_matches_generic<4>(kind);
+  }
+  expect_kernel_matches_generic<4>("most-perfect");
+  // Which solver the registry picks: the kernel unless semi or all orientations.
+  EXPECT_GT(run_square(4, "magic").nodes, 0u);
+  EXPECT_TRUE(magic::square_small_handles({4, SquareKind::Magic, true}));
+  EXPECT_FALSE(magic::square_small_handles({4, SquareKind::Semi, true}));
+  EXPECT_FALSE(magic::square_small_handles({4, SquareKind::Magic, false}));
+  EXPECT_FALSE(magic::square_small_handles({5, SquareKind::Magic, true}));
+}
+
 TEST(Square, AllEightImagesShareOneCanonicalForm) {
   SquareProblem<4> p({4, SquareKind::Magic, true});
   const SquareProblem<4>::Solution s{1, 15, 14, 4, 12, 6, 7, 9, 8, 10, 11, 5, 13, 3, 2, 16};

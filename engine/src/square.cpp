@@ -21,6 +21,10 @@ void validate_slice(const SquareSpec& s) {
 }
 }  // namespace
 
+bool square_small_handles(const SquareSpec& spec) {
+  return (spec.order == 3 || spec.order == 4) && spec.symmetry_breaking && spec.kind != SquareKind::Semi;
+}
+
 SquareSpec square_spec_from_json(const nlohmann::json& spec) {
   SquareSpec s;
   try {

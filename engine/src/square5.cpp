@@ -56,11 +56,6 @@ Square5Problem::Square5Problem(const SquareSpec& spec) : kind_(spec.kind) {
 
   cosets_ = {both_ways({0, 1, 2, 3, 4}), both_ways({4, 1, 2, 3, 0}), both_ways({1, 0, 2, 4, 3}),
              both_ways({3, 0, 2, 4, 1})};
-  const auto syms = square_symmetries(5);
-  for (int t = 0; t < 8; ++t) {
-    for (int i = 0; i < kCells; ++i) d4_[t][i] = static_cast<std::uint8_t>(syms[t][i]);
-    lead_[t] = {d4_[t][0], d4_[t][1]};
-  }
   for (int di = 0; di < 5; ++di)
     for (int dj = 0; dj < 5; ++dj)
       for (int i = 0; i < 5; ++i)
@@ -71,15 +66,6 @@ Square5Problem::Square5Problem(const SquareSpec& spec) : kind_(spec.kind) {
       broken_[2 * (k - 1)][i] = static_cast<std::uint8_t>(i * 5 + (i + k) % 5);
       broken_[2 * (k - 1) + 1][i] = static_cast<std::uint8_t>(i * 5 + ((4 - i - k) % 5 + 5) % 5);
     }
-}
-
-Square5Problem::Solution Square5Problem::canonical(const Solution& s) const {
-  int best = 0, best_key = 1 << 20;
-  for (int t = 0; t < 8; ++t) {
-    const int k = s[lead_[t][0]] << 8 | s[lead_[t][1]];
-    if (k < best_key) best_key = k, best = t;
-  }
-  return apply(d4_[best], s);
 }
 
 nlohmann::json Square5Problem::to_json(const Solution& s) const {

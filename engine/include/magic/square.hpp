@@ -21,6 +21,7 @@
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/square5.hpp"
+#include "magic/square_small.hpp"
 #include "magic/sum_groups.hpp"
 
 namespace magic {
@@ -261,8 +262,8 @@ struct SquareFamily {
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
     const SquareSpec s = square_spec_from_json(spec);
     switch (s.order) {
-      case 3: return f(SquareProblem<3>(s));
-      case 4: return f(SquareProblem<4>(s));
+      case 3: return square_small_handles(s) ? f(SmallSquareProblem<3>(s.kind)) : f(SquareProblem<3>(s));
+      case 4: return square_small_handles(s) ? f(SmallSquareProblem<4>(s.kind)) : f(SquareProblem<4>(s));
     }
     if (square5_handles(s)) return f(Square5Problem(s));
     return f(SquareProblem<5>(s));

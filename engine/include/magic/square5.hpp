@@ -40,6 +40,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/problem.hpp"
+#include "magic/square_d4.hpp"
 #include "magic/sum_groups.hpp"
 
 namespace magic {
@@ -68,10 +69,7 @@ class Square5Problem {
   }
   Emits emits() const { return kind_ == SquareKind::Pandiagonal ? Emits::AllImages : Emits::OnePerOrbit; }
   bool has_group() const { return true; }
-  // The smallest of the 8 images, chosen by its first two cells: the
-  // smallest corner goes to (0,0), then the smaller of its two neighbours
-  // to (0,1).  Values are distinct, so those two cells decide the order.
-  Solution canonical(const Solution& s) const;
+  Solution canonical(const Solution& s) const { return d4_.canonical(s); }
   // Distinct corners: no rotation or reflection fixes a square.
   std::uint64_t orbit_size(const Solution&) const { return 8; }
   std::int64_t key(const Solution& s) const { return s[12]; }  // counts.by_center
@@ -320,7 +318,7 @@ class Square5Problem {
   // shifted 25 ways, are every pandiagonal square exactly once.
   template <class Mode>
   void emit_pandiagonal(const Solution& s, Mode& m) const {
-    for (const Perm& r : d4_) {
+    for (const Perm& r : d4_.perms()) {
       const Solution t = apply(r, s);
       if (!pandiagonal(t)) continue;
       for (const Perm& sh : shifts_) m.emit(apply(sh, t));
@@ -351,10 +349,9 @@ class Square5Problem {
   std::array<bool, 26> direct_{};          // emit the images themselves
   std::array<bool, 26> mirror_{};          // emit their complements (26 - x)
   std::array<Perm, 4> cosets_{};           // one element of each coset of the rotations/reflections in G
-  std::array<Perm, 8> d4_{};
+  SquareD4<5> d4_;
   std::array<Perm, 25> shifts_{};
   std::array<std::array<std::uint8_t, 5>, 8> broken_{};  // the broken diagonals (the main two are magic already)
-  std::array<std::array<std::uint8_t, 2>, 8> lead_{};    // per rotation/reflection: the cells it puts at (0,0), (0,1)
 };
 
 static_assert(Problem<Square5Problem>);
