@@ -71,8 +71,8 @@ TEST_P(Merge, IncompleteOrOverlappingSetsAreRefused) {
   EXPECT_FALSE(partial.at("run").contains("shard"));
   // Another shard count or another split of the same problem is another run.
   EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b + " " + shard(1, 2)));
-  const auto deeper = shard(2, 3, " --split-depth 1");
-  EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b + " " + deeper));
+  const auto other_split = shard(2, 3, " --split-depth 0");
+  EXPECT_CLEAN_ERROR(run_cli("merge " + a + " " + b + " " + other_split));
   shard(2, 3);  // back to the run's own split
   // A merged result is not a shard.
   const std::string whole = (dir / "whole.json").string();
