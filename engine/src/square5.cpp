@@ -68,14 +68,4 @@ Square5Problem::Square5Problem(const SquareSpec& spec) : kind_(spec.kind) {
     }
 }
 
-nlohmann::json Square5Problem::to_json(const Solution& s) const {
-  nlohmann::json rows = nlohmann::json::array();
-  for (int r = 0; r < 5; ++r) {
-    nlohmann::json row = nlohmann::json::array();
-    for (int c = 0; c < 5; ++c) row.push_back(s[r * 5 + c]);
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 }  // namespace magic

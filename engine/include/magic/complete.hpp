@@ -158,15 +158,7 @@ class CompleteProblem {
   std::uint64_t orbit_size(const Solution&) const { return 1; }
   const State& root() const { return root_; }
 
-  nlohmann::json to_json(const Solution& s) const {
-    nlohmann::json rows = nlohmann::json::array();
-    for (int r = 0; r < N; ++r) {
-      nlohmann::json row = nlohmann::json::array();
-      for (int c = 0; c < N; ++c) row.push_back(s[r * N + c]);
-      rows.push_back(row);
-    }
-    return rows;
-  }
+  nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
   template <class F>
   void expand(int depth, F&& sink) const {

@@ -123,15 +123,7 @@ class SquareProblem {
     std::sort(imgs.begin(), imgs.end());
     return static_cast<std::uint64_t>(std::unique(imgs.begin(), imgs.end()) - imgs.begin());
   }
-  nlohmann::json to_json(const Solution& s) const {
-    nlohmann::json rows = nlohmann::json::array();
-    for (int r = 0; r < N; ++r) {
-      nlohmann::json row = nlohmann::json::array();
-      for (int c = 0; c < N; ++c) row.push_back(s[r * N + c]);
-      rows.push_back(row);
-    }
-    return rows;
-  }
+  nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
  private:
   // Flattened per-step tables: the hot loop reads only fixed arrays.

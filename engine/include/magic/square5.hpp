@@ -73,7 +73,7 @@ class Square5Problem {
   // Distinct corners: no rotation or reflection fixes a square.
   std::uint64_t orbit_size(const Solution&) const { return 8; }
   std::int64_t key(const Solution& s) const { return s[12]; }  // counts.by_center
-  nlohmann::json to_json(const Solution& s) const;
+  nlohmann::json to_json(const Solution& s) const { return grid_rows(s, 5); }
 
   template <class F>
   void expand(int depth, F&& sink) const {

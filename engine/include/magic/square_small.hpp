@@ -76,15 +76,7 @@ class SmallSquareProblem {
   {
     return s[kCells / 2];
   }
-  nlohmann::json to_json(const Solution& s) const {
-    nlohmann::json rows = nlohmann::json::array();
-    for (int r = 0; r < N; ++r) {
-      nlohmann::json row = nlohmann::json::array();
-      for (int c = 0; c < N; ++c) row.push_back(s[r * N + c]);
-      rows.push_back(row);
-    }
-    return rows;
-  }
+  nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
   template <class F>
   void expand(int depth, F&& sink) const {
@@ -212,17 +204,18 @@ class SmallSquareProblem {
         const int z = L - y - mid;    // row 1
         const int r = L - x - mid;    // column 1
         // a is the smallest corner and the top-right is below the bottom-left.
-        if (d <= a || c <= q) continue;
-        const Solution s{std::uint8_t(a), std::uint8_t(x), std::uint8_t(q),  //
-                         std::uint8_t(y), std::uint8_t(mid), std::uint8_t(z),  //
-                         std::uint8_t(c), std::uint8_t(r), std::uint8_t(d)};
+        if (d <= a || c <= q || c + r + d != L || q + z + d != L) continue;  // row 2, column 2
+        const int cells[kCells] = {a, x, q, y, mid, z, c, r, d};
         std::uint32_t seen = 0;
-        bool fine = c + r + d == L && q + z + d == L;  // row 2 and column 2
-        for (std::uint8_t v : s) {
+        bool fine = true;
+        for (int v : cells) {
           fine = fine && v >= 1 && v <= kCells && !(seen >> v & 1);
-          seen |= bit(v);
+          if (fine) seen |= bit(v);
         }
-        if (fine && kind_ok(s)) m.emit(s);
+        if (!fine) continue;
+        Solution s;
+        for (int i = 0; i < kCells; ++i) s[i] = static_cast<std::uint8_t>(cells[i]);
+        if (kind_ok(s)) m.emit(s);
       }
     }
   }

@@ -8,9 +8,23 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "magic/core/error.hpp"
 
 namespace magic {
+
+// An n x n grid stored row-major, as JSON rows of numbers.
+template <class Cells>
+nlohmann::json grid_rows(const Cells& s, int n) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (int r = 0; r < n; ++r) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int c = 0; c < n; ++c) row.push_back(s[r * n + c]);
+    rows.push_back(row);
+  }
+  return rows;
+}
 
 struct SumGroup {
   std::vector<int> cells;
