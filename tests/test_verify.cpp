@@ -239,8 +239,9 @@ TEST_P(VerifyFamily, ReadsTheSolutionsFromAJsonLinesFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Families, VerifyFamily,
-    ::testing::Values(Case{"square3", "square --order 3", transpose},
+    ::testing::Values(Case{"square3", "square --order 3", transpose, "by_center"},
                       Case{"square4", "square --order 4", transpose},
+                      Case{"square5_associative", "square --order 5 --kind associative", transpose, "by_center"},
                       Case{"square4_most_perfect", "square --order 4 --kind most-perfect", transpose},
                       Case{"square4_associative_all_orientations",
                            "square --order 4 --kind associative --all-orientations", transpose},
@@ -278,6 +279,24 @@ TEST(Verify, EveryRunModeIsCheckedOnWhatItCounted) {
     EXPECT_EQ(ok.code, 0) << ok.err;
     EXPECT_NE(ok.out.find("counts and digest agree"), std::string::npos) << ok.out;
   }
+}
+
+// A slice of the order-5 count: the checker holds every square to the
+// problem's centre and diagonal values, not only to the lines.
+TEST(Verify, OrderFiveSlicesAreHeldToTheirCentreAndDiagonals) {
+  json res = engine_result("square --order 5 --center 20 --limit 30");
+  const CliRun ok = verify_json(res);
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  res.at("problem")["center"] = 19;
+  EXPECT_REJECTED(verify_json(res), "the centre holds 20, not 19");
+  res.at("problem")["center"] = 20;
+  const json& first = res.at("solutions").at(0);
+  json diag = json::array();
+  for (int i = 0; i < 5; ++i)
+    if (i != 2) diag.push_back(first.at(i).at(i)), diag.push_back(first.at(i).at(4 - i));
+  diag[0] = first.at(0).at(1);  // a value off the diagonals
+  res.at("problem")["diagonal"] = diag;
+  EXPECT_REJECTED(verify_json(res), "solution 1 is not a valid solution: the diagonals");
 }
 
 // README "Shards and merge": the merged result checks against the shards'

@@ -112,10 +112,23 @@ std::vector<Perm> square_group(int n) {
   return perms;
 }
 
+// A square problem may be a slice: only the squares with this centre value,
+// and with these values on the rest of the two diagonals, in any order.
+struct Slice {
+  int center = 0;          // 0: any
+  std::vector<int> diagonal;  // empty: any
+};
+
 class GridRules : public Rules {
  public:
-  GridRules(std::string title, int n, std::string kind, std::vector<int> givens, bool symmetric)
-      : title_(std::move(title)), n_(n), givens_(std::move(givens)), groups_(kind_groups(n, kind)) {
+  GridRules(std::string title, int n, std::string kind, std::vector<int> givens, bool symmetric, Slice slice = {})
+      : title_(std::move(title)),
+        n_(n),
+        givens_(std::move(givens)),
+        groups_(kind_groups(n, kind)),
+        slice_(std::move(slice)),
+        by_center_(symmetric && n % 2 == 1) {
+    std::sort(slice_.diagonal.begin(), slice_.diagonal.end());
     if (symmetric) {
       perms_ = square_group(n);
     } else {
@@ -127,16 +140,19 @@ class GridRules : public Rules {
 
   std::string name() const override { return title_; }
   bool has_total() const override { return perms_.size() > 1; }
+  // Squares of odd order count their solutions by centre value.
+  std::string by_key() const override { return by_center_ ? "by_center" : ""; }
 
   Judged judge(const nlohmann::json& sol) const override {
     Judged j;
     std::vector<int> v;
     if (!read_grid(sol, v, j.error) || !check_values(v, j.error) || !check_givens(v, j.error) ||
-        !check_groups(v, j.error))
+        !check_groups(v, j.error) || !check_slice(v, j.error))
       return j;
     const Orbit o = orbit_of(v, perms_);
     j.canonical = bytes_u8(o.least);
     j.orbit = o.size;
+    if (by_center_) j.key = v[static_cast<std::size_t>(n_ * n_ / 2)];
     return j;
   }
 
@@ -189,10 +205,32 @@ class GridRules : public Rules {
     return true;
   }
 
+  bool check_slice(const std::vector<int>& v, std::string& why) const {
+    const int mid = n_ * n_ / 2;
+    if (slice_.center && v[static_cast<std::size_t>(mid)] != slice_.center) {
+      why = "the centre holds " + std::to_string(v[static_cast<std::size_t>(mid)]) + ", not " +
+            std::to_string(slice_.center);
+      return false;
+    }
+    if (slice_.diagonal.empty()) return true;
+    std::vector<int> diag;
+    for (int i = 0; i < n_; ++i)
+      for (int c : {i * n_ + i, i * n_ + n_ - 1 - i})
+        if (c != mid || n_ % 2 == 0) diag.push_back(v[static_cast<std::size_t>(c)]);
+    std::sort(diag.begin(), diag.end());
+    if (diag != slice_.diagonal) {
+      why = "the diagonals do not hold the problem's diagonal values";
+      return false;
+    }
+    return true;
+  }
+
   std::string title_;
   int n_;
   std::vector<int> givens_;  // complete: row-major, 0 = blank; square: empty
   std::vector<Group> groups_;
+  Slice slice_;
+  bool by_center_;
   std::vector<Perm> perms_;
 };
 
@@ -210,8 +248,22 @@ std::unique_ptr<Rules> square_rules(const nlohmann::json& problem) {
   if (n < 3 || n > 5) throw SpecError("problem: square order must be 3..5, got " + std::to_string(n));
   const int order = static_cast<int>(n);
   const std::string kind = read_kind(problem, order);
-  return std::make_unique<GridRules>("square order=" + std::to_string(order) + " kind=" + kind, order, kind,
-                                     std::vector<int>{}, true);
+  Slice slice;
+  std::string title = "square order=" + std::to_string(order) + " kind=" + kind;
+  if (const auto c = optional_int(problem, "center", "problem")) {
+    if (order % 2 == 0 || *c < 1 || *c > order * order)
+      throw SpecError("problem.center must be a value 1.." + std::to_string(order * order) + " of an odd order");
+    slice.center = static_cast<int>(*c);
+    title += " center=" + std::to_string(*c);
+  }
+  if (problem.contains("diagonal")) {
+    std::string why;
+    const auto d = int_list(problem.at("diagonal"), static_cast<std::size_t>(2 * order - 2), 1, order * order, why);
+    if (!d || !slice.center) throw SpecError("problem.diagonal: " + (d ? std::string("needs a center") : why));
+    slice.diagonal = *d;
+    title += " diagonal=" + problem.at("diagonal").dump();
+  }
+  return std::make_unique<GridRules>(std::move(title), order, kind, std::vector<int>{}, true, std::move(slice));
 }
 
 // problem.grid: the rows as given, 0 = blank.
