@@ -332,11 +332,7 @@ class Square5Problem {
     }
     return true;
   }
-  static Solution apply(const Perm& g, const Solution& s) {
-    Solution t;
-    for (int i = 0; i < kCells; ++i) t[i] = s[g[i]];
-    return t;
-  }
+  static Solution apply(const Perm& g, const Solution& s) { return SquareD4<5>::apply(g, s); }
 
   static constexpr std::uint32_t bit(int v) { return std::uint32_t{1} << v; }
   static constexpr std::uint32_t above(int v) { return ~((std::uint32_t{2} << v) - 1); }
