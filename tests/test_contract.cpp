@@ -360,12 +360,12 @@ TEST(Runner, BadShardsAndOptionMixesAreSpecErrors) {
 
 TEST(Runner, DefaultSplitDepthReachesTheTargetTaskCount) {
   const SubsetSum p{20, 6, 63};
-  const int d = magic::default_split_depth(p);
+  const int d = magic::split_depth_for_tasks(p);
   EXPECT_GE(magic::plan_tasks(p, d).size(), magic::kTargetTasks);
   EXPECT_LT(magic::plan_tasks(p, d - 1).size(), magic::kTargetTasks);
   // A tree too small for the target stops where nothing can be cut deeper.
   const SubsetSum tiny{6, 2, 7};
-  const int dt = magic::default_split_depth(tiny);
+  const int dt = magic::split_depth_for_tasks(tiny);
   EXPECT_EQ(dt, 2);
   EXPECT_EQ(magic::plan_tasks(tiny, dt).size(), 15u);  // every pair is a leaf task
 }

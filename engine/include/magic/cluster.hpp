@@ -251,6 +251,7 @@ class Coordinator {
   void set_up() {
     check_cluster_options(opt_);
     r_ = detail::echo(p_, opt_);
+    if (r_.split_depth < 0) r_.split_depth = default_split_depth(p_);
     r_.cluster.emplace().ranks.resize(peers_.size());
     r_.tasks = count_tasks(p_, r_.split_depth);
     ck_ = detail::open_journal(p_, opt_, r_);

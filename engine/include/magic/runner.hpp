@@ -130,7 +130,7 @@ RunResult echo(const P& p, const RunOptions& opt) {
   // A stopped search folds solutions, not whole tasks: nothing to journal.
   if (opt.stop_after && !opt.checkpoint.empty())
     throw SpecError("a run that stops after a number of solutions cannot be checkpointed");
-  r.split_depth = opt.split_depth >= 0 ? opt.split_depth : default_split_depth(p);
+  r.split_depth = opt.split_depth;  // -1 until planned: default_split_depth
   r.split_level = p.describe_levels();
   r.threads = opt.threads ? opt.threads : static_cast<unsigned>(tbb::info::default_concurrency());
   r.shard_index = opt.shard_index;
@@ -142,6 +142,45 @@ RunResult echo(const P& p, const RunOptions& opt) {
   r.adaptive = opt.adaptive && !opt.stop_after && (r.threads > 1 || opt.split_always);
   return r;
 }
+
+// Planning a small search costs more than the search: finding the default
+// depth, counting the tasks and streaming them each walk the tree above the
+// split again, and handing tasks to threads costs more than solving them.
+// So a run at the default depth first solves the whole tree as one task on
+// the calling thread, and keeps it when it ends within kProbeNodes nodes
+// (a few milliseconds).  The verdict depends only on the problem's node
+// count, so every run, rank, shard and resume plans alike.
+inline constexpr std::uint64_t kProbeNodes = std::uint64_t{1} << 16;
+
+// The whole search as one task, cut at kProbeNodes nodes; null for a tree
+// with no root.  Neither a stop nor an interrupt cuts it, so its verdict
+// (over_limit) is the problem's alone.
+template <Problem P>
+std::unique_ptr<TaskContext<P>> probe_whole(const P& p, const EmitPolicy& policy, const std::atomic<bool>& never) {
+  std::optional<typename P::State> root;
+  p.expand(0, [&](const typename P::State& s, bool) { root = s; });
+  if (!root) return nullptr;
+  auto ctx = std::make_unique<TaskContext<P>>(p, policy, never, nullptr);
+  ctx->limit_nodes(kProbeNodes);
+  const double c0 = thread_cpu_seconds();
+  p.solve(*root, *ctx);
+  ctx->record.nodes = ctx->nodes;
+  ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+  return ctx;
+}
+
+}  // namespace detail
+
+// Depth 0 for a search of at most kProbeNodes nodes, else the first depth
+// with kTargetTasks tasks (core/planner.hpp).
+template <Problem P>
+int default_split_depth(const P& p) {
+  const std::atomic<bool> never{false};
+  const auto whole = detail::probe_whole(p, {p.emits()}, never);
+  return whole && !whole->over_limit() ? 0 : split_depth_for_tasks(p);
+}
+
+namespace detail {
 
 // The journal's header names everything that fixes the task list, so a
 // journal can only resume the run that wrote it.
@@ -255,6 +294,17 @@ std::unique_ptr<TaskContext<P>> solve_task(const Crew<P>& crew, const typename P
   return ctx;
 }
 
+// The probe's search as the run's only task (or its journal's record of it).
+template <Problem P>
+void fold_whole(const Crew<P>& crew, std::unique_ptr<TaskContext<P>> whole, Journal* ck, const RunResult& r) {
+  const TaskSelection sel =
+      select_tasks(0, 1, {r.shard_index, r.shard_count}, [&](std::uint64_t i) { return ck && ck->has(i); });
+  for (std::uint64_t i : sel.resumed) crew.merger.resume(ck->done().at(i));
+  crew.merger.begin_chunk(sel.run);
+  if (!sel.run.empty()) crew.merger.finish(0, std::move(whole), crew.progress);
+  crew.merger.rethrow();
+}
+
 // Runs one chunk of tasks on the scheduler; resumed tasks are folded from the journal.
 template <Problem P>
 void run_chunk(const Crew<P>& crew, const TaskChunk<typename P::State>& chunk, Journal* ck, const RunResult& r) {
@@ -271,21 +321,41 @@ void run_chunk(const Crew<P>& crew, const TaskChunk<typename P::State>& chunk, J
   merger.rethrow();
 }
 
+// The streamed tasks, chunk by chunk, until the list ends or the run stops;
+// returns how many tasks were planned.
+template <Problem P, class Stopping>
+std::uint64_t run_stream(const Crew<P>& crew, Journal* ck, const RunResult& r, Stopping&& stopping) {
+  std::uint64_t planned = 0;
+  TaskStream<P> stream(crew.p, r.split_depth, crew.opt.task_chunk);
+  TaskChunk<typename P::State> chunk;
+  while (!stopping() && stream.next(chunk)) {
+    run_chunk(crew, chunk, ck, r);
+    planned = chunk.first + chunk.states.size();
+  }
+  return planned;
+}
+
 }  // namespace detail
 
 template <Problem P>
 RunResult run(const P& p, const RunOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   RunResult r = detail::echo(p, opt);
-  r.tasks = count_tasks(p, r.split_depth);
+  const MergePolicy policy{r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory, opt.on_solution};
+  // A stopped search wants its first solutions at once, not a probe first.
+  const std::atomic<bool> never{false};
+  std::unique_ptr<TaskContext<P>> whole;
+  if (r.split_depth < 0 && !opt.stop_after) {
+    whole = detail::probe_whole(p, OrderedMerger<P>::emit_policy(p, policy), never);
+    if (whole && whole->over_limit()) whole.reset();
+  }
+  if (r.split_depth < 0) r.split_depth = whole ? 0 : split_depth_for_tasks(p);
+  r.tasks = whole ? 1 : count_tasks(p, r.split_depth);
   const std::unique_ptr<Journal> ck = detail::open_journal(p, opt, r);
   r.tasks_resumed = ck ? ck->resumed() : 0;
   const std::uint64_t mine = shard_size(r.tasks, {r.shard_index, r.shard_count});
 
-  OrderedMerger<P> merger(p,
-                          {r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory,
-                           opt.on_solution},
-                          ck.get());
+  OrderedMerger<P> merger(p, policy, ck.get());
   WorkGauge gauge(r.threads);
   detail::ProgressClock progress(opt, t0, mine);
   const detail::Crew<P> crew{p, opt, merger, gauge, {r.adaptive, std::max<std::uint64_t>(opt.split_nodes, 1), opt.split_always},
@@ -296,15 +366,9 @@ RunResult run(const P& p, const RunOptions& opt) {
   auto stopping = [&] {
     return merger.halt().load() || (opt.interrupt && opt.interrupt->load());
   };
-  std::uint64_t planned = 0;
-  {
-    TaskStream<P> stream(p, r.split_depth, opt.task_chunk);
-    TaskChunk<typename P::State> chunk;
-    while (!stopping() && stream.next(chunk)) {
-      detail::run_chunk(crew, chunk, ck.get(), r);
-      planned = chunk.first + chunk.states.size();
-    }
-  }
+  std::uint64_t planned = 1;
+  if (whole) detail::fold_whole(crew, std::move(whole), ck.get(), r);
+  else planned = detail::run_stream(crew, ck.get(), r, stopping);
 
   r.interrupted = opt.interrupt && opt.interrupt->load();
   if (ck) {

@@ -60,9 +60,10 @@ class OrderedMerger {
   }
 
   // What each task's context needs to know.
-  EmitPolicy emit_policy() const {
-    return {p_.emits(), defer(), policy_.solutions, policy_.stop_after};
+  static EmitPolicy emit_policy(const P& p, const MergePolicy& m) {
+    return {p.emits(), m.hash_set || m.stop_after > 0, m.solutions, m.stop_after};
   }
+  EmitPolicy emit_policy() const { return emit_policy(p_, policy_); }
   const std::atomic<bool>& halt() const { return halt_; }
 
   // A record a checkpoint already holds.
@@ -123,7 +124,7 @@ class OrderedMerger {
     std::unique_ptr<Context> ctx;
     bool done = false;
   };
-  bool defer() const { return policy_.hash_set || policy_.stop_after > 0; }
+  bool defer() const { return emit_policy().defer; }
 
   void fold(std::uint64_t id, Context& c) {
     const bool complete = !c.aborted();

@@ -147,8 +147,9 @@ class TaskStream {
 
 // The first depth with at least `target` tasks, or the depth below which the
 // tree cannot be cut any more.  Each level is counted only up to `target`.
+// (The runner's default_split_depth tries depth 0 first: runner.hpp.)
 template <Problem P>
-int default_split_depth(const P& p, std::uint64_t target = kTargetTasks) {
+int split_depth_for_tasks(const P& p, std::uint64_t target = kTargetTasks) {
   struct Enough {};
   for (int depth = 0; depth < kMaxSplitDepth; ++depth) {
     std::uint64_t n = 0;

@@ -91,6 +91,11 @@ class TaskContext {
   }
   bool aborted() const { return local_stop_; }
 
+  // Stops the walk at the first poll that sees more than `limit` nodes
+  // (the runner's whole-search probe); over_limit() then says so.
+  void limit_nodes(std::uint64_t limit) { node_limit_ = limit; }
+  bool over_limit() const { return nodes > node_limit_; }
+
   // Whether the node the walk enters at `level` is handed out as a piece
   // (see core/split.hpp).  One compare unless a hand-out is under way.
   bool donates(int level) {
@@ -143,7 +148,8 @@ class TaskContext {
   void stop() { local_stop_ = attention_ = true; }
   [[gnu::cold, gnu::noinline]] void refresh() {
     tick_ = interval_;
-    if (halt_.load(std::memory_order_relaxed) || (interrupt_ && interrupt_->load(std::memory_order_relaxed))) {
+    if (halt_.load(std::memory_order_relaxed) || (interrupt_ && interrupt_->load(std::memory_order_relaxed)) ||
+        nodes > node_limit_) {
       stop();
       return;
     }
@@ -164,6 +170,7 @@ class TaskContext {
   std::vector<Piece> pieces_;
   std::uint64_t countable_ = 0;
   std::uint64_t nodes_at_split_ = 0;
+  std::uint64_t node_limit_ = ~std::uint64_t{0};
   unsigned interval_ = kPollInterval;
   unsigned tick_ = kPollInterval;
   int cut_ = -1;         // nodes at this level or above are handed out
