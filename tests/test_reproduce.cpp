@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.hpp"
+#include "magic/charts.hpp"
 #include "magic/reproduce.hpp"
 #include "magic/core/error.hpp"
 #include "magic/svg.hpp"
@@ -26,6 +27,54 @@ void expect_renders(const fs::path& svg) {
   ASSERT_EQ(std::system(cmd.c_str()), 0) << svg;
   ASSERT_TRUE(fs::exists(png));
   EXPECT_GT(fs::file_size(png), 1000u);
+}
+
+std::string read_text(const fs::path& f) {
+  std::ifstream in(f);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+void expect_renders(const std::string& svg, const fs::path& file) {
+  std::ofstream(file) << svg;
+  expect_renders(file);
+}
+
+// A report.json with a little of everything the charts read: circles with
+// and without a timed port, plain stars, and a pentagram variant that is
+// not a plain star (it belongs in the speedup bars but not on the n axis).
+nlohmann::json synthetic_report() {
+  auto row = [](const std::string& id, const nlohmann::json& spec, double ours) {
+    return nlohmann::json{{"id", id}, {"title", id}, {"document", "003"}, {"spec", spec}, {"our_seconds", ours},
+                          {"threads", 2}};
+  };
+  auto doc = [](double s, const std::string& what) {
+    return nlohmann::json{{"seconds", s}, {"what", what}, {"language", "VB.NET"}, {"hardware", "not stated"}};
+  };
+  nlohmann::json c4 = row("circle-4", {{"name", "circle"}, {"n", 4}}, 2e-5);
+  c4["baseline"] = {{"command", "baseline-maenjin2 4"}, {"seconds", 4e-4}};
+  c4["speedup_vs_baseline"] = 20.0;
+  c4["doc_times"] = {doc(0.03, "maenjin2"), doc(0.01, "billiard")};
+  nlohmann::json c5 = row("circle-5", {{"name", "circle"}, {"n", 5}}, 5e-5);
+  c5["baseline"] = {{"command", "baseline-maenjin2 5"}, {"seconds", 1e-4}};
+  c5["speedup_vs_baseline"] = 2.0;
+  c5["doc_times"] = {doc(0.03, "maenjin2"), doc(0.01, "billiard")};
+  nlohmann::json c15 = row("circle-15", {{"name", "circle"}, {"n", 15}}, 3.0);
+  c15["baseline"] = {{"skipped", "not timed: needs --full"}};
+  c15["doc_time"] = doc(51, "maenjin2");  // an older report: the headline figure only
+  nlohmann::json pentagram = row("pentagram-1-12", {{"name", "star"}, {"n", 5}, {"numbers", "1..12"}}, 1e-4);
+  pentagram["baseline"] = {{"command", "baseline-seed002 --max 12"}, {"seconds", 0.7}};
+  pentagram["speedup_vs_baseline"] = 7000.0;
+  nlohmann::json slower = row("square-3", {{"name", "square"}, {"order", 3}}, 1e-3);
+  slower["baseline"] = {{"command", "baseline-seed000"}, {"seconds", 5e-4}};
+  slower["speedup_vs_baseline"] = 0.5;
+  return {{"rows", {c4, c5, c15, row("hexagram", {{"name", "star"}, {"n", 6}}, 3e-5),
+                    row("star-7", {{"name", "star"}, {"n", 7}}, 1e-3), pentagram, slower}}};
 }
 
 }  // namespace
@@ -85,6 +134,13 @@ TEST(Reproduce, SquareRowsMatchAndWriteEveryFile) {
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("| match |"), std::string::npos);
   EXPECT_NE(text.find("![square-4](square-4.svg)"), std::string::npos);
+  // Both squares have a timed port: the speedup bars, and no n-axis charts.
+  ASSERT_EQ(report.at("charts").size(), 1u) << report.at("charts").dump();
+  EXPECT_NE(text.find("![chart-speedup](chart-speedup.svg)"), std::string::npos);
+  expect_renders(dir / "chart-speedup.svg");
+  EXPECT_EQ(occurrences(read_text(dir / "chart-speedup.svg"), "</title></rect>"), 2u);
+  EXPECT_FALSE(fs::exists(dir / "chart-circles.svg"));
+  EXPECT_FALSE(fs::exists(dir / "chart-stars.svg"));
 }
 
 // Long ports are timed only in the runs their "when" names; a skipped port
@@ -199,4 +255,156 @@ TEST(Svg, AFileThatIsNotXmlIsCaught) {
 
 TEST(Svg, UnknownProblemHasNoPicture) {
   EXPECT_THROW(magic::render_svg({{"name", "nope"}}, {nlohmann::json::array()}), magic::SpecError);
+}
+
+TEST(Charts, TickLabelsReadAsTimesAndRatios) {
+  EXPECT_EQ(magic::seconds_tick_label(-9), "1 ns");
+  EXPECT_EQ(magic::seconds_tick_label(-6), "1 µs");
+  EXPECT_EQ(magic::seconds_tick_label(-5), "10 µs");
+  EXPECT_EQ(magic::seconds_tick_label(-4), "100 µs");
+  EXPECT_EQ(magic::seconds_tick_label(-3), "1 ms");
+  EXPECT_EQ(magic::seconds_tick_label(-1), "100 ms");
+  EXPECT_EQ(magic::seconds_tick_label(0), "1 s");
+  EXPECT_EQ(magic::seconds_tick_label(3), "1000 s");
+  EXPECT_EQ(magic::seconds_tick_label(4), "10⁴ s");
+  EXPECT_EQ(magic::seconds_tick_label(-10), "10⁻¹⁰ s");
+  EXPECT_EQ(magic::ratio_tick_label(-2), "0.01x");
+  EXPECT_EQ(magic::ratio_tick_label(-1), "0.1x");
+  EXPECT_EQ(magic::ratio_tick_label(0), "1x");
+  EXPECT_EQ(magic::ratio_tick_label(3), "1000x");
+  EXPECT_EQ(magic::ratio_tick_label(4), "10⁴x");
+  EXPECT_EQ(magic::xml_escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
+}
+
+TEST(Charts, TimeChartIsLabelledOnALogAxisAndRenders) {
+  magic::TimeChart chart{"Times <test> & more", "n", {}};
+  chart.series.push_back({"ours", {{4, 2e-5}, {5, 3e-4}, {6, 0.004}}});
+  chart.series.push_back({"port & co", {{4, 1e-4}, {6, 0.02}}});
+  chart.series.push_back({"document: the <old> one", {{5, 0.03}, {6, 0}}, true});  // 0: not drawable on a log axis
+  chart.series.push_back({"nothing to draw", {}});
+  ASSERT_TRUE(magic::has_data(chart));
+  const std::string svg = magic::render_time_chart(chart);
+  // 2e-5 .. 0.03 s: whole decades 10 µs .. 100 ms, and nothing beyond.
+  for (const char* tick : {">10 µs<", ">100 µs<", ">1 ms<", ">10 ms<", ">100 ms<"})
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  EXPECT_EQ(svg.find(">1 µs<"), std::string::npos);
+  EXPECT_EQ(svg.find(">1 s<"), std::string::npos);
+  for (const char* n : {">4<", ">5<", ">6<"}) EXPECT_NE(svg.find(n), std::string::npos) << n;
+  for (const char* label : {">ours<", ">port &amp; co<", ">document: the &lt;old&gt; one<"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  EXPECT_EQ(svg.find("nothing to draw"), std::string::npos) << "an empty series has no legend entry";
+  EXPECT_EQ(svg.find("<old>"), std::string::npos);
+  EXPECT_EQ(occurrences(svg, "<polyline"), 3u);
+  EXPECT_EQ(occurrences(svg, "stroke-dasharray"), 2u) << "the document's line and its legend sample";
+  const ScratchDir dir("charts_time");
+  expect_renders(svg, dir / "time.svg");
+
+  // One point within one decade: 2 and 5 x 10^k are named too, and the
+  // point is centred between n - 1 and n + 1.
+  const std::string one = magic::render_time_chart({"One", "n", {{"ours", {{6, 0.005}}}}});
+  for (const char* tick : {">1 ms<", ">2 ms<", ">5 ms<", ">10 ms<", ">5<", ">6<", ">7<"})
+    EXPECT_NE(one.find(tick), std::string::npos) << tick;
+  expect_renders(one, dir / "one.svg");
+}
+
+TEST(Charts, BarChartHasOneBarPerValueAndTheReferenceLines) {
+  magic::BarChart chart{"Speedup", "port's time / our time", {{"slow", 0.5}, {"near", 1.5}, {"fast", 4890}}, 2};
+  ASSERT_TRUE(magic::has_data(chart));
+  const std::string svg = magic::render_bar_chart(chart);
+  EXPECT_EQ(occurrences(svg, "</title></rect>"), 3u);
+  for (const char* s :
+       {">slow<", ">near<", ">fast<", ">0.5x<", ">1.5x<", ">4890x<", ">1x: as fast<", ">2x<", ">1x<", ">1000x<"})
+    EXPECT_NE(svg.find(s), std::string::npos) << s;
+  const ScratchDir dir("charts_bar");
+  expect_renders(svg, dir / "bar.svg");
+}
+
+TEST(Charts, NoDataMeansNoChart) {
+  EXPECT_FALSE(magic::has_data(magic::TimeChart{"t", "n", {}}));
+  EXPECT_FALSE(magic::has_data(magic::TimeChart{"t", "n", {{"zero", {{3, 0}}}}}));
+  EXPECT_FALSE(magic::has_data(magic::BarChart{"b", "x", {}, 2}));
+  EXPECT_FALSE(magic::has_data(magic::BarChart{"b", "x", {{"bad", 0}}, 2}));
+}
+
+TEST(Charts, ReportChartsFollowTheReportRows) {
+  const auto charts = magic::report_charts(synthetic_report());
+  ASSERT_EQ(charts.size(), 3u);
+  EXPECT_EQ(charts[0].file, "chart-circles.svg");
+  EXPECT_EQ(charts[1].file, "chart-stars.svg");
+  EXPECT_EQ(charts[2].file, "chart-speedup.svg");
+  const ScratchDir dir("charts_report");
+  for (const auto& c : charts) {
+    ASSERT_FALSE(c.svg.empty()) << c.file;
+    EXPECT_EQ(c.caption.find('\n'), std::string::npos);
+    expect_renders(c.svg, dir / c.file);
+  }
+  const std::string& circles = charts[0].svg;
+  for (const char* label : {"ours (this run, 2 threads)", "C++ port of maenjin2 (this run)",
+                            "document 003: maenjin2 in VB.NET (hardware: not stated)",
+                            "document 003: billiard in VB.NET (hardware: not stated)"})
+    EXPECT_NE(circles.find(">" + std::string(label) + "<"), std::string::npos) << label;
+  EXPECT_NE(circles.find(">15<"), std::string::npos) << "n runs to 15";
+  EXPECT_NE(circles.find(">100 s<"), std::string::npos) << "the older report's headline 51 s is on the chart";
+  // Stars: the plain {n/2} rows only; the pentagram of ten of 1..12 is another problem.
+  const std::string& stars = charts[1].svg;
+  EXPECT_EQ(occurrences(stars, "<title>ours (this run, 2 threads): n = "), 2u);
+  EXPECT_EQ(stars.find("n = 5,"), std::string::npos);
+  EXPECT_EQ(stars.find("port"), std::string::npos);
+  // Bars for exactly the rows whose port was timed, in the report's order.
+  const std::string& bars = charts[2].svg;
+  EXPECT_EQ(occurrences(bars, "</title></rect>"), 4u);
+  std::size_t at = 0;
+  for (const char* id : {">circle-4<", ">circle-5<", ">pentagram-1-12<", ">square-3<"}) {
+    const auto found = bars.find(id, at);
+    EXPECT_NE(found, std::string::npos) << id;
+    at = found == std::string::npos ? at : found;
+  }
+  EXPECT_EQ(bars.find("circle-15"), std::string::npos);
+  EXPECT_EQ(bars.find("hexagram"), std::string::npos);
+
+  nlohmann::json squares_only = synthetic_report();
+  squares_only["rows"] = nlohmann::json::array({synthetic_report().at("rows").back()});
+  const auto some = magic::report_charts(squares_only);
+  EXPECT_TRUE(some[0].svg.empty());
+  EXPECT_TRUE(some[1].svg.empty());
+  EXPECT_FALSE(some[2].svg.empty());
+}
+
+// A reproduce run writes the charts that have data, embeds them in
+// report.md, and removes a chart an earlier run left that has none now.
+// No ports here: a port of a microsecond is relaunched for the whole repeat
+// budget, seconds per row; the square rows' run above checks the bars.
+TEST(Reproduce, WritesAndEmbedsTheCharts) {
+  auto d = documents();
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : d.at("rows"))
+    if (r.at("id") == "circle-4" || r.at("id") == "circle-5" || r.at("id") == "hexagram" || r.at("id") == "star-7")
+      rows.push_back(r);
+  ASSERT_EQ(rows.size(), 4u);
+  d["rows"] = rows;
+  const ScratchDir dir("reproduce_charts");
+  std::ofstream(dir / "chart-speedup.svg") << "an earlier run's";
+  magic::ReproduceOptions ro;
+  ro.documents = d;
+  ro.out_dir = dir.str();
+  ro.threads = 1;
+  const auto report = magic::reproduce(ro);
+  ASSERT_EQ(report.at("charts").size(), 2u) << report.at("charts").dump();
+  EXPECT_FALSE(fs::exists(dir / "chart-speedup.svg"));
+  const std::string md = read_text(dir / "report.md");
+  std::size_t at = md.find("\n## Charts\n");
+  ASSERT_NE(at, std::string::npos) << md;
+  EXPECT_LT(at, md.find("\n## Pictures\n"));
+  for (const std::string name : {"chart-circles", "chart-stars"}) {
+    expect_renders(dir / (name + ".svg"));
+    const auto embedded = md.find("![" + name + "](" + name + ".svg)", at);
+    EXPECT_NE(embedded, std::string::npos) << name;
+    at = embedded == std::string::npos ? at : embedded;
+  }
+  EXPECT_EQ(md.find("chart-speedup"), std::string::npos);
+  const std::string circles = read_text(dir / "chart-circles.svg");
+  EXPECT_NE(circles.find(">ours (this run, 1 thread)<"), std::string::npos);
+  EXPECT_NE(circles.find(">document 003: maenjin2 in VB.NET (hardware: not stated)<"), std::string::npos);
+  EXPECT_EQ(occurrences(circles, "<title>ours (this run, 1 thread): n = "), 2u);
+  EXPECT_EQ(occurrences(read_text(dir / "chart-stars.svg"), "<title>ours (this run, 1 thread): n = "), 2u);
 }

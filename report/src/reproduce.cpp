@@ -121,6 +121,25 @@ std::string fmt_ratio(double r) {
   return b;
 }
 
+// Writes the charts that have data and returns [{file, caption}] for
+// report.md.  A chart left without data this time is removed, so an old
+// run's picture is never taken for this one's.
+nlohmann::json write_charts(const nlohmann::json& report, const std::string& out_dir) {
+  nlohmann::json written = nlohmann::json::array();
+  for (const auto& c : report_charts(report)) {
+    const fs::path file = fs::path(out_dir) / c.file;
+    if (c.svg.empty()) {
+      fs::remove(file);
+      continue;
+    }
+    AtomicFile f(file.string());
+    f.write(c.svg);
+    f.commit();
+    written.push_back({{"file", c.file}, {"caption", c.caption}});
+  }
+  return written;
+}
+
 }  // namespace
 
 nlohmann::json reproduce(const ReproduceOptions& opt) {
@@ -175,6 +194,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     nlohmann::json rep{{"id", id},
                        {"title", row.at("title")},
                        {"document", row.at("document")},
+                       {"spec", row.at("spec")},
                        {"doc_counts", row.at("counts")},
                        {"our_counts", counts},
                        {"match", counts_match(row.at("counts"), counts)},
@@ -192,6 +212,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     if (!row.at("times").empty()) {
       const auto& t = row.at("times").at(0);  // the document's headline time
       rep["doc_time"] = t;
+      rep["doc_times"] = row.at("times");  // the charts show every figure the document gives
       rep["speedup_vs_doc"] = t.at("seconds").get<double>() / std::max(ours.seconds, 1e-9);
     }
     if (row.contains("baseline") && !opt.baseline_dir.empty() && !baseline_due(row.at("baseline"), opt)) {
@@ -251,6 +272,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
   bool all_match = true;
   for (const auto& r : rows) all_match = all_match && r.at("match").get<bool>();
   report["all_match"] = all_match;
+  report["charts"] = write_charts(report, opt.out_dir);
 
   AtomicFile fj((fs::path(opt.out_dir) / "report.json").string());
   fj.write(report.dump(2) + "\n");
@@ -317,6 +339,14 @@ std::string report_markdown(const nlohmann::json& report) {
       << fmt_seconds(s.at("seconds_1_thread")) << " on 1 thread, " << fmt_seconds(s.at("seconds_all_threads"))
       << " on " << s.at("threads") << " threads: " << fmt_ratio(s.at("speedup")) << " speedup"
       << (s.at("same_digest").get<bool>() ? ", same digest" : ", **DIGEST DIFFERS**") << ".\n";
+  }
+  if (report.contains("charts") && !report.at("charts").empty()) {
+    o << "\n## Charts\n";
+    for (const auto& c : report.at("charts")) {
+      const std::string file = c.at("file");
+      o << "\n![" << fs::path(file).stem().string() << "](" << file << ")\n\n" << c.at("caption").get<std::string>()
+        << "\n";
+    }
   }
   o << "\n## Pictures\n\n";
   for (const auto& r : report.at("rows"))

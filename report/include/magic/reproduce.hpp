@@ -1,9 +1,11 @@
 #pragma once
 // `magic-enum reproduce`: runs every result the documents report (listed in
 // data/documents.json), times the C++ ports of the documents' algorithms
-// side by side, and writes one JSON + SVG per problem plus report.json/.md.
+// side by side, and writes one JSON + SVG per problem plus report.json/.md
+// and charts of the times and speedups.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,17 @@ nlohmann::json reproduce(const ReproduceOptions& opt);
 // bad data file fails before any work and never as a JSON library error.
 void validate_documents(const nlohmann::json& documents);
 std::string report_markdown(const nlohmann::json& report);
+
+// The report's charts: time against n for the circles and for the stars
+// {n/2} (ours, the ports, the documents' own figures) and each row's speedup
+// over its port, drawn from report.json's content.  Always the same three
+// files, in this order; `svg` is empty for a chart with nothing to draw.
+struct ReportChart {
+  std::string file;
+  std::string caption;  // one line, for report.md
+  std::string svg;
+};
+std::vector<ReportChart> report_charts(const nlohmann::json& report);
 
 // The documents' data file, compiled in at build time.
 const char* embedded_documents();
