@@ -74,7 +74,8 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
       ->check(whole_number() & CLI::Range(1u, 4096u));
   app->add_option("--split-depth", c.split_depth,
                   "cut the search tree into tasks this many levels below the root; " + levels +
-                      " (default: the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
+                      " (default: 0 for a search of at most " + std::to_string(magic::kProbeNodes) +
+                      " nodes, else the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
       ->check(whole_number() & CLI::Range(0, 64));
   app->add_option("--split-nodes", c.split_nodes,
                   "a task that has searched this many nodes hands its untried branches to idle workers "

@@ -209,11 +209,12 @@ TEST_P(Contract, StopAfterKeepsTheFirstSolutionsInOrder) {
 }
 
 TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
-  const auto whole = GetParam().run({});
+  // Depth 3: at the default depth a small problem is one task, with nothing to stop between.
+  const auto whole = GetParam().run({.split_depth = 3});
   const ScratchPath path("contract_" + GetParam().name);
   std::atomic<bool> stop{false};
   std::uint64_t resumed = 0;
-  RunOptions ro{.threads = 1};
+  RunOptions ro{.threads = 1, .split_depth = 3};
   ro.checkpoint = path.str();
   ro.checkpoint_interval = 0;
   ro.interrupt = &stop;
@@ -228,7 +229,7 @@ TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
   EXPECT_FALSE(part.exhaustive);
   EXPECT_GT(part.tasks_saved, 0u);
 
-  RunOptions again{.threads = 3};
+  RunOptions again{.threads = 3, .split_depth = 3};
   again.checkpoint = path.str();
   again.on_resume = [&](std::uint64_t n) { resumed = n; };
   const auto rest = GetParam().run(again);
@@ -368,6 +369,41 @@ TEST(Runner, DefaultSplitDepthReachesTheTargetTaskCount) {
   const int dt = magic::split_depth_for_tasks(tiny);
   EXPECT_EQ(dt, 2);
   EXPECT_EQ(magic::plan_tasks(tiny, dt).size(), 15u);  // every pair is a leaf task
+}
+
+// A search of at most kProbeNodes nodes runs whole, as the tasks at depth 0,
+// and a larger one at the level rule's depth; run() and
+// default_split_depth() (which the cluster plans with) agree.
+TEST(Runner, ASmallSearchRunsWholeAtTheDefaultDepth) {
+  const SubsetSum tiny{6, 2, 7};
+  EXPECT_EQ(magic::default_split_depth(tiny), 0);
+  const RunResult r = magic::run(tiny, {.threads = 2});
+  EXPECT_EQ(r.split_depth, 0);
+  EXPECT_EQ(r.tasks, 1u);
+  EXPECT_EQ(r.tasks_run, 1u);
+  EXPECT_EQ(r.digest, magic::run(tiny, {.threads = 2, .split_depth = 2}).digest);
+
+  const SubsetSum big{24, 8, 100};  // C(24, 8) = 735,471 leaves
+  EXPECT_EQ(magic::default_split_depth(big), magic::split_depth_for_tasks(big));
+  EXPECT_GT(magic::run(big, {}).tasks, 1u);
+  // A cut probe leaves no trace in the result.
+  EXPECT_EQ(magic::run(big, {}).nodes, magic::run(big, {.split_depth = magic::split_depth_for_tasks(big)}).nodes);
+}
+
+// Two roots (the multiplier method's branches): two tasks, each its own
+// record, so shards and checkpoints see them as at any depth.
+TEST(Runner, AWholeSearchKeepsEveryRootAsATask) {
+  const nlohmann::json spec{{"name", "circle"}, {"n", 10}, {"method", "multiplier"}};
+  const RunResult r = magic::run_spec(spec).result;
+  ASSERT_EQ(r.split_depth, 0);
+  EXPECT_EQ(r.tasks, 2u);
+  const RunResult s0 = magic::run_spec(spec, {.shard_index = 0, .shard_count = 2}).result;
+  const RunResult s1 = magic::run_spec(spec, {.shard_index = 1, .shard_count = 2}).result;
+  EXPECT_EQ(s0.tasks_run + s1.tasks_run, 2u);
+  magic::Digest sum = s0.digest;
+  sum.merge(s1.digest);
+  EXPECT_EQ(sum, r.digest);
+  EXPECT_EQ(s0.unique + s1.unique, r.unique);
 }
 
 // The stream holds at most a few chunks, however long the task list, and

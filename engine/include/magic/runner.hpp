@@ -115,6 +115,15 @@ struct RunResult {
   std::optional<ClusterStats> cluster;  // only for a run across ranks
 };
 
+// Planning a small search costs more than the search: finding the default
+// depth, counting the tasks and streaming them each walk the tree above the
+// split again, and handing tasks to threads costs more than solving them.
+// So a run at the default depth first solves the whole tree (the tasks at
+// depth 0) on the calling thread, and keeps it when it ends within kProbeNodes nodes
+// (a few milliseconds).  The verdict depends only on the problem's node
+// count, so every run, rank, shard and resume plans alike.
+inline constexpr std::uint64_t kProbeNodes = std::uint64_t{1} << 16;
+
 namespace detail {
 
 // The run's echo: everything that decides the task list and how it is merged.
@@ -143,30 +152,31 @@ RunResult echo(const P& p, const RunOptions& opt) {
   return r;
 }
 
-// Planning a small search costs more than the search: finding the default
-// depth, counting the tasks and streaming them each walk the tree above the
-// split again, and handing tasks to threads costs more than solving them.
-// So a run at the default depth first solves the whole tree as one task on
-// the calling thread, and keeps it when it ends within kProbeNodes nodes
-// (a few milliseconds).  The verdict depends only on the problem's node
-// count, so every run, rank, shard and resume plans alike.
-inline constexpr std::uint64_t kProbeNodes = std::uint64_t{1} << 16;
-
-// The whole search as one task, cut at kProbeNodes nodes; null for a tree
-// with no root.  Neither a stop nor an interrupt cuts it, so its verdict
-// (over_limit) is the problem's alone.
+// The whole search: each task at depth 0 (the roots) solved in its own
+// context, cut once they have searched more than kProbeNodes nodes
+// together (then nullopt).  Neither a stop nor an interrupt cuts it, so the
+// verdict is the problem's alone.
 template <Problem P>
-std::unique_ptr<TaskContext<P>> probe_whole(const P& p, const EmitPolicy& policy, const std::atomic<bool>& never) {
-  std::optional<typename P::State> root;
-  p.expand(0, [&](const typename P::State& s, bool) { root = s; });
-  if (!root) return nullptr;
-  auto ctx = std::make_unique<TaskContext<P>>(p, policy, never, nullptr);
-  ctx->limit_nodes(kProbeNodes);
-  const double c0 = thread_cpu_seconds();
-  p.solve(*root, *ctx);
-  ctx->record.nodes = ctx->nodes;
-  ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
-  return ctx;
+using Contexts = std::vector<std::unique_ptr<TaskContext<P>>>;
+template <Problem P>
+std::optional<Contexts<P>> probe_whole(const P& p, const EmitPolicy& policy, const std::atomic<bool>& never) {
+  Contexts<P> done;
+  std::uint64_t nodes = 0;
+  bool cut = false;
+  p.expand(0, [&](const typename P::State& root, bool) {
+    if (cut) return;
+    auto ctx = std::make_unique<TaskContext<P>>(p, policy, never, nullptr);
+    ctx->limit_nodes(kProbeNodes - nodes);
+    const double c0 = thread_cpu_seconds();
+    p.solve(root, *ctx);
+    ctx->record.nodes = ctx->nodes;
+    ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+    nodes += ctx->nodes;
+    cut = ctx->over_limit();
+    done.push_back(std::move(ctx));
+  });
+  if (cut) return std::nullopt;
+  return done;
 }
 
 }  // namespace detail
@@ -176,8 +186,7 @@ std::unique_ptr<TaskContext<P>> probe_whole(const P& p, const EmitPolicy& policy
 template <Problem P>
 int default_split_depth(const P& p) {
   const std::atomic<bool> never{false};
-  const auto whole = detail::probe_whole(p, {p.emits()}, never);
-  return whole && !whole->over_limit() ? 0 : split_depth_for_tasks(p);
+  return detail::probe_whole(p, {p.emits()}, never) ? 0 : split_depth_for_tasks(p);
 }
 
 namespace detail {
@@ -294,14 +303,14 @@ std::unique_ptr<TaskContext<P>> solve_task(const Crew<P>& crew, const typename P
   return ctx;
 }
 
-// The probe's search as the run's only task (or its journal's record of it).
+// The probe's searches as the run's tasks (or the journal's records of them).
 template <Problem P>
-void fold_whole(const Crew<P>& crew, std::unique_ptr<TaskContext<P>> whole, Journal* ck, const RunResult& r) {
-  const TaskSelection sel =
-      select_tasks(0, 1, {r.shard_index, r.shard_count}, [&](std::uint64_t i) { return ck && ck->has(i); });
+void fold_whole(const Crew<P>& crew, Contexts<P>& whole, Journal* ck, const RunResult& r) {
+  const TaskSelection sel = select_tasks(0, whole.size(), {r.shard_index, r.shard_count},
+                                         [&](std::uint64_t i) { return ck && ck->has(i); });
   for (std::uint64_t i : sel.resumed) crew.merger.resume(ck->done().at(i));
   crew.merger.begin_chunk(sel.run);
-  if (!sel.run.empty()) crew.merger.finish(0, std::move(whole), crew.progress);
+  for (std::size_t k = 0; k < sel.run.size(); ++k) crew.merger.finish(k, std::move(whole[sel.run[k]]), crew.progress);
   crew.merger.rethrow();
 }
 
@@ -344,13 +353,10 @@ RunResult run(const P& p, const RunOptions& opt) {
   const MergePolicy policy{r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory, opt.on_solution};
   // A stopped search wants its first solutions at once, not a probe first.
   const std::atomic<bool> never{false};
-  std::unique_ptr<TaskContext<P>> whole;
-  if (r.split_depth < 0 && !opt.stop_after) {
-    whole = detail::probe_whole(p, OrderedMerger<P>::emit_policy(p, policy), never);
-    if (whole && whole->over_limit()) whole.reset();
-  }
+  std::optional<detail::Contexts<P>> whole;
+  if (r.split_depth < 0 && !opt.stop_after) whole = detail::probe_whole(p, OrderedMerger<P>::emit_policy(p, policy), never);
   if (r.split_depth < 0) r.split_depth = whole ? 0 : split_depth_for_tasks(p);
-  r.tasks = whole ? 1 : count_tasks(p, r.split_depth);
+  r.tasks = whole ? whole->size() : count_tasks(p, r.split_depth);
   const std::unique_ptr<Journal> ck = detail::open_journal(p, opt, r);
   r.tasks_resumed = ck ? ck->resumed() : 0;
   const std::uint64_t mine = shard_size(r.tasks, {r.shard_index, r.shard_count});
@@ -366,8 +372,8 @@ RunResult run(const P& p, const RunOptions& opt) {
   auto stopping = [&] {
     return merger.halt().load() || (opt.interrupt && opt.interrupt->load());
   };
-  std::uint64_t planned = 1;
-  if (whole) detail::fold_whole(crew, std::move(whole), ck.get(), r);
+  std::uint64_t planned = r.tasks;
+  if (whole) detail::fold_whole(crew, *whole, ck.get(), r);
   else planned = detail::run_stream(crew, ck.get(), r, stopping);
 
   r.interrupted = opt.interrupt && opt.interrupt->load();
