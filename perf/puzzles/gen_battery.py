@@ -174,7 +174,7 @@ def by_search(n, kind, rng, engine):
             grid[c // n][c % n] = v
         try:
             out = subprocess.run([engine, "complete", "--kind", kind, "-t", "1", "-q", "--solutions-file", "-", "-"],
-                                 input=json.dumps(grid), capture_output=True, text=True, timeout=20)
+                                 input=json.dumps(grid), capture_output=True, text=True, timeout=5)
         except subprocess.TimeoutExpired:
             continue
         if out.returncode == 0 and out.stdout.strip():
@@ -191,8 +191,12 @@ def seed_square(n, kind, rng, engine):
             g = random_magic(4, rng)
             if is_square(g, "magic" if kind == "semi" else kind):
                 return g
-    if kind == "most-perfect" or (kind == "pandiagonal" and n == 8) or (n == 6):
-        return by_search(n, "magic" if kind == "semi" else kind, rng, engine)
+    if kind == "most-perfect" or (kind == "pandiagonal" and n == 8):
+        # most-perfect squares are pandiagonal; scramble()'s multipliers then
+        # make most of them lose the 2x2 blocks
+        return by_search(n, "most-perfect", rng, engine)
+    if n == 6:
+        return by_search(n, "magic", rng, engine)
     if n == 8:
         return doubly_even(8)
     if kind == "pandiagonal":
