@@ -3,6 +3,8 @@
 //   Complete/<set>     the engine on the same set: problem built from the parsed grid, restarts to the
 //                      first completion, no runner (like the baseline, parsing is outside the loop)
 //   FirstEmpty/<n>     first completion of an empty n x n grid through the runner (what the CLI does)
+//   FirstEmptyPandiagonal/<n>  the same with --kind pandiagonal; the sparse battery of every kind
+//                      is perf/battery_complete.py (one process per grid)
 //   Count/<file>       --count through the runner, 2 threads, on the 5x5 puzzles with 8 givens
 // The ratio Seed004 / Complete is the speedup; read it from one run of this binary
 // (perf/compare.sh complete prints it).
@@ -128,6 +130,25 @@ void BM_FirstEmpty(benchmark::State& state) {
   state.counters["nodes"] = static_cast<double>(nodes);
 }
 BENCHMARK(BM_FirstEmpty)->ArgName("n")->DenseRange(5, 8)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same for --kind pandiagonal (issue 21, item 5: orders 7 and 8 used to take minutes).
+void BM_FirstEmptyPandiagonal(benchmark::State& state) {
+  magic::CompleteSpec sp;
+  sp.puzzle = empty(static_cast<int>(state.range(0)));
+  sp.kind = magic::SquareKind::Pandiagonal;
+  sp.exhaustive = false;
+  magic::RunOptions ro;
+  ro.threads = 1;
+  ro.stop_after = 1;
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    const auto r = magic::with_complete_problem(sp, [&](const auto& p) { return magic::run(p, ro); });
+    if (r.unique != 1) state.SkipWithError("no completion");
+    nodes = r.nodes;
+  }
+  state.counters["nodes"] = static_cast<double>(nodes);
+}
+BENCHMARK(BM_FirstEmptyPandiagonal)->ArgName("n")->Arg(4)->Arg(5)->Arg(7)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Count(benchmark::State& state, fs::path file) {
   magic::CompleteSpec sp;

@@ -278,6 +278,77 @@ TEST(Complete, SolutionsModeGivesDistinctCompletions) {
   expect_valid(kSeed2, g.sols, "magic");
 }
 
+// --- Hard first completions (issue 21, item 5) ---------------------------------
+
+// The kind a battery file is for: its directory, or for none/ the name's prefix.
+std::string battery_kind(const fs::path& p) {
+  const std::string dir = p.parent_path().filename().string();
+  if (dir != "none") return dir;
+  const std::string name = p.filename().string();
+  return name.substr(0, name.find('_'));
+}
+
+TEST(Complete, EmptyPandiagonalSevenAndEightAreFoundBySearch) {
+  // Used to run for minutes; the node bound is a loose guard against that
+  // coming back (a few thousand nodes today), not a measurement.
+  for (int n : {4, 5, 7, 8}) {
+    const auto ref = complete(empty(n), "pandiagonal", {.threads = 1}, "first");
+    ASSERT_EQ(ref.sols.size(), 1u) << n;
+    EXPECT_TRUE(oracle::is_square(ref.sols[0], "pandiagonal")) << nlohmann::json(ref.sols[0]).dump();
+    EXPECT_LT(ref.r.nodes, 200000u) << n;
+    const auto two = complete(empty(n), "pandiagonal", {.threads = 2, .split_depth = 3}, "first");
+    ASSERT_EQ(two.sols.size(), 1u);
+    EXPECT_EQ(two.sols[0], ref.sols[0]) << "first completion depends on the thread count, n = " << n;
+  }
+  // Several completions come from both phases without repeats.
+  RunOptions ro;
+  ro.stop_after = 5;
+  const auto five = complete(empty(7), "pandiagonal", ro, "first");
+  EXPECT_EQ(five.sols.size(), 5u);
+  expect_valid(empty(7), five.sols, "pandiagonal");
+}
+
+TEST(Complete, HintsDoNotChangeWhatIsCounted) {
+  // The hints are for first completions only: a pandiagonal 4x4 with one
+  // given still counts every completion, most-perfect or not.
+  Grid g = empty(4);
+  g[0][0] = 1;
+  const auto f = complete(g, "pandiagonal");
+  const auto ref = oracle::completions(g, "pandiagonal");
+  EXPECT_EQ(f.r.unique, ref.size());
+  EXPECT_TRUE(f.r.exhaustive);
+}
+
+TEST(Complete, SparseBatteryGridsOfEveryKind) {
+  // A sample of perf/puzzles/battery (gen_battery.py): grids keeping 10 or
+  // 20 % of a real square of the kind, orders 5..8, and every grid of none/.
+  std::vector<fs::path> files;
+  for (const std::string kind : {"magic", "semi", "pandiagonal", "associative", "most-perfect"})
+    for (const fs::path& p : puzzle_files("battery/" + kind)) {
+      const std::string name = p.filename().string();
+      if (name[0] >= '5' && (name.find("_g10_0") != std::string::npos || name.find("_g20_1") != std::string::npos))
+        files.push_back(p);
+    }
+  ASSERT_GE(files.size(), 20u);
+  for (const fs::path& p : puzzle_files("battery/none")) files.push_back(p);
+  for (const fs::path& p : files) {
+    const Grid g = read_grid(p);
+    const std::string kind = battery_kind(p);
+    SCOPED_TRACE(p.string());
+    const bool none = p.parent_path().filename() == "none";
+    const auto f = complete(g, kind, {.threads = 1}, "first");
+    if (none) {
+      EXPECT_TRUE(f.sols.empty());
+      EXPECT_TRUE(f.r.exhaustive);
+      continue;
+    }
+    ASSERT_EQ(f.sols.size(), 1u);
+    EXPECT_TRUE(oracle::is_square(f.sols[0], kind)) << nlohmann::json(f.sols[0]).dump();
+    EXPECT_TRUE(oracle::keeps_givens(g, f.sols[0]));
+    EXPECT_LT(f.r.nodes, 2000000u);
+  }
+}
+
 // --- Determinism and the runner's invariants ----------------------------------
 
 TEST(Complete, FirstCompletionIsTheSameForAnyThreadCount) {

@@ -231,4 +231,12 @@ std::string impossible_reason(int order, SquareKind kind) {
   return "";
 }
 
+std::vector<SumGroup> structure_hints(int order, SquareKind kind) {
+  // Most-perfect squares (pandiagonal, 2x2 blocks and pairs n/2 apart on a
+  // diagonal adding up alike) exist for every doubly even order; odd orders
+  // have the digit hint instead (CompleteProblem::digit_hint_).
+  if (kind == SquareKind::Pandiagonal && order % 4 == 0) return square_groups(order, SquareKind::MostPerfect);
+  return {};
+}
+
 }  // namespace magic

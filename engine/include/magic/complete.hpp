@@ -81,6 +81,14 @@ std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind);
 // prove it the hard way, which takes far too long for order 6).
 std::string impossible_reason(int order, SquareKind kind);
 
+// Optional groups a first-completion search tries first: the structure of
+// the classical constructions of the kind (for pandiagonal squares of
+// doubly even order, the most-perfect pairs and 2x2 blocks).
+// They only narrow where the search looks first; a run that cannot meet
+// them falls back to the kind's own groups, so no completion is lost.
+// Empty when the kind has none.
+std::vector<SumGroup> structure_hints(int order, SquareKind kind);
+
 // Human name of a sum group of an order-n square ("row 2", "main diagonal").
 std::string group_name(int n, const SumGroup& g);
 
@@ -113,13 +121,15 @@ class CompleteProblem {
 
   explicit CompleteProblem(const CompleteSpec& spec) : spec_(spec) {
     if (spec.puzzle.order != N) throw SpecError("order mismatch");
-    const auto groups = check_puzzle(spec.puzzle, spec.kind);
+    auto groups = check_puzzle(spec.puzzle, spec.kind);
     if (static_cast<int>(groups.size()) > G) throw std::logic_error("too many sum groups for this instantiation");
     n_groups_ = static_cast<int>(groups.size());
+    if (!spec.exhaustive) add_hints(groups, structure_hints(N, spec.kind));
+    n_all_groups_ = static_cast<int>(groups.size());
     cell_groups_.fill({});
     n_cell_groups_.fill(0);
     root_ = State{};
-    for (int g = 0; g < n_groups_; ++g) {
+    for (int g = 0; g < n_all_groups_; ++g) {
       for (int c : groups[g].cells) {
         if (n_cell_groups_[c] == kMaxPerCell) throw std::logic_error("cell in too many sum groups");
         cell_groups_[c][n_cell_groups_[c]++] = static_cast<std::uint8_t>(g);
@@ -133,6 +143,21 @@ class CompleteProblem {
     for (int c = 0; c < kCells; ++c)
       if (spec.puzzle.cells[c] != 0) place(root_, c, static_cast<int>(spec.puzzle.cells[c]));
     impossible_ = !impossible_reason(N, spec.kind).empty();
+    // A full hint group the givens break is never narrowed again (settle
+    // skips full groups), so it must be caught here.
+    for (int g = n_groups_; g < n_all_groups_; ++g)
+      if (root_.rest[g] < 0 || (root_.left[g] == 0 && root_.rest[g] != 0)) n_all_groups_ = n_groups_;
+    seed_ = grid_seed(spec);
+    for (int c = 0; c < kCells; ++c)
+      for (int i = 0; i < n_cell_groups_[c]; ++i)
+        if (const int g = cell_groups_[c][i]; g < n_groups_ && std::popcount(group_cells_[g]) == N)
+          line_mates_[c] |= group_cells_[g];
+    for (int c = 0; c < kCells; ++c) line_mates_[c] &= ~(std::uint64_t{1} << c);
+    for (int v = 0; v < kCells; ++v)
+      for (int w = 0; w < kCells; ++w)
+        if (v / N == w / N || v % N == w % N) shares_digit_[v] |= std::uint64_t{1} << w;
+    digit_hint_ = !spec.exhaustive && spec.kind == SquareKind::Pandiagonal && N % 2 == 1 && N % 3 != 0 &&
+                  digits_fit_givens();
   }
 
   nlohmann::json describe() const {
@@ -182,8 +207,15 @@ class CompleteProblem {
     // again by a later attempt from being emitted twice.
     std::set<Solution> seen;
     double budget = kFirstBudget;
+    bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
     for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
-      Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, &seen};
+      if (hinted) {
+        Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_all_groups_, digit_hint_, &seen};
+        dfs(s, sv);
+        if (ctx.aborted()) return;
+        hinted = sv.exhausted;  // the structured part of the tree is done
+      }
+      Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_groups_, false, &seen};
       dfs(s, sv);
       if (ctx.aborted() || !sv.exhausted) return;
     }
@@ -201,6 +233,8 @@ class CompleteProblem {
   template <class Ctx, bool kBudget>
   struct Solver : SolveMode<Ctx, kBudget> {
     std::uint32_t attempt = 0;           // 0: the plain heuristic; else a seed for tie-breaks
+    int active = 0;                      // groups in force: the kind's, or with the hints (0: the kind's)
+    bool digits = false;                 // with the digit hint (see digit_hint_)
     std::set<Solution>* seen = nullptr;  // completions already emitted by earlier restarts
   };
 
@@ -320,17 +354,22 @@ class CompleteProblem {
   }
 
   // Propagates to a fixed point; on Branch, `cell` and `cands` say where.
-  Status settle(State& s, std::uint32_t attempt, int& cell, std::uint64_t& cands) const {
+  Status settle(State& s, std::uint32_t attempt, int active, bool digits, int& cell, std::uint64_t& cands) const {
     std::array<std::uint64_t, kCells> cand;
     std::array<std::uint8_t, G> dirty{};
-    for (std::uint64_t e = s.blank; e; e &= e - 1) cand[std::countr_zero(e)] = s.free;
-    for (int g = 0; g < n_groups_; ++g) dirty[g] = s.left[g] > 0;
+    for (std::uint64_t e = s.blank; e; e &= e - 1) {
+      const int c = std::countr_zero(e);
+      cand[c] = s.free;
+      if (digits)
+        for (std::uint64_t p = line_mates_[c] & ~s.blank; p; p &= p - 1) cand[c] &= ~shares_digit_[s.v[std::countr_zero(p)] - 1];
+    }
+    for (int g = 0; g < active; ++g) dirty[g] = s.left[g] > 0;
     bool any_dirty = true;
     for (;;) {
       if (!s.blank) return Status::Solved;
       while (any_dirty) {
         any_dirty = false;
-        for (int g = 0; g < n_groups_; ++g) {
+        for (int g = 0; g < active; ++g) {
           if (!dirty[g]) continue;
           dirty[g] = 0;
           if (s.left[g] && !narrow_group(s, g, cand, dirty, any_dirty)) return Status::Dead;
@@ -341,6 +380,7 @@ class CompleteProblem {
       for (std::uint64_t e = s.blank; e; e &= e - 1) {
         const int c = std::countr_zero(e);
         const std::uint64_t m = cand[c];
+        if (!m) return Status::Dead;  // emptied by a digit placed in this pass
         if (m & (m - 1)) {
           twice |= once & m;
           once |= m;
@@ -351,6 +391,7 @@ class CompleteProblem {
         place(s, c, lowest(m));
         for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
         any_dirty = true;
+        if (digits) drop_digits(s, c, cand, dirty);
       }
       if (placed) {
         for (std::uint64_t e = s.blank; e; e &= e - 1) {
@@ -383,7 +424,7 @@ class CompleteProblem {
         const int c = std::countr_zero(e);
         const std::uint32_t key =
             static_cast<std::uint32_t>(std::popcount(cand[c]) * 16 + (15 - n_cell_groups_[c])) << 16 |
-            (attempt ? mix(attempt, s.depth, c) & 0xffff : static_cast<std::uint32_t>(c));
+            (attempt ? mix(seed_ + attempt, s.depth, c) & 0xffff : static_cast<std::uint32_t>(c));
         if (key < best_key) {
           best_key = key;
           cell = c;
@@ -394,6 +435,19 @@ class CompleteProblem {
     }
   }
 
+  // The digit hint: the blanks on a line through c lose the values sharing
+  // a digit with c's (an emptied one is caught by the caller).
+  void drop_digits(const State& s, int c, std::array<std::uint64_t, kCells>& cand,
+                   std::array<std::uint8_t, G>& dirty) const {
+    const std::uint64_t gone = shares_digit_[s.v[c] - 1];
+    for (std::uint64_t e = line_mates_[c] & s.blank; e; e &= e - 1) {
+      const int d = std::countr_zero(e);
+      if (!(cand[d] & gone)) continue;
+      cand[d] &= ~gone;
+      for (int i = 0; i < n_cell_groups_[d]; ++i) dirty[cell_groups_[d][i]] = 1;
+    }
+  }
+
   static std::uint32_t mix(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
     std::uint64_t z = a * 0x9E3779B97F4A7C15ull + b * 0xBF58476D1CE4E5B9ull + c * 0x94D049BB133111EBull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -401,9 +455,35 @@ class CompleteProblem {
     return static_cast<std::uint32_t>(z ^ (z >> 31));
   }
 
+  // Values whose base-N digits (v-1 = N*hi + lo) are new to every line
+  // through the cell come first: Euler's squares (N*A + B + 1 from two
+  // orthogonal Latin squares) have every digit once per line, so each line
+  // sums right by itself and this is where a first completion is densest.
+  // Orders 5 and 7 only: pandiagonal Latin squares exist exactly when N is
+  // not divisible by 2 or 3 (other orders were not tried).
+  int value_order(const State& s, int cell, std::uint64_t cands, std::array<int, 64>& out) const {
+    int n = 0;
+    if constexpr (N % 2 == 1 && N % 3 != 0) {
+      unsigned hi = 0, lo = 0;
+      for (std::uint64_t e = line_mates_[cell] & ~s.blank; e; e &= e - 1) {
+        const int v = s.v[std::countr_zero(e)] - 1;
+        hi |= 1u << (v / N);
+        lo |= 1u << (v % N);
+      }
+      std::uint64_t fresh = 0;
+      for (std::uint64_t e = cands; e; e &= e - 1) {
+        const int v = std::countr_zero(e);
+        if (!(hi >> (v / N) & 1) && !(lo >> (v % N) & 1)) fresh |= std::uint64_t{1} << v;
+      }
+      n = extremes_first(fresh, out.data());
+      cands &= ~fresh;
+    }
+    return n + extremes_first(cands, out.data() + n);
+  }
+
   // Extreme values first: they fit in the fewest places, so a wrong choice
   // shows early.  Ties (equal distance from the middle) go to the low one.
-  static int value_order(std::uint64_t cands, std::array<int, 64>& out) {
+  static int extremes_first(std::uint64_t cands, int* out) {
     int n = 0;
     while (cands) {
       const int lo = lowest(cands), hi = highest(cands);
@@ -418,10 +498,16 @@ class CompleteProblem {
   void dfs(State s, Mode& m) const {
     if (m.enter(s.depth, false, s)) return;
     std::uint32_t attempt = 0;
-    if constexpr (!Mode::kExpand) attempt = m.attempt;
+    int active = n_groups_;
+    bool digits = false;
+    if constexpr (!Mode::kExpand) {
+      attempt = m.attempt;
+      if (m.active) active = m.active;
+      digits = m.digits;
+    }
     int cell = -1;
     std::uint64_t cands = 0;
-    switch (settle(s, attempt, cell, cands)) {
+    switch (settle(s, attempt, active, digits, cell, cands)) {
       case Status::Dead:
         return;
       case Status::Solved:
@@ -435,7 +521,7 @@ class CompleteProblem {
         break;
     }
     std::array<int, 64> order;
-    const int n = value_order(cands, order);
+    const int n = value_order(s, cell, cands, order);
     for (int i = 0; i < n; ++i) {
       State t = s;
       place(t, cell, order[i]);
@@ -445,8 +531,52 @@ class CompleteProblem {
     }
   }
 
+  // Mixed into the restarts' tie-breaks, so that two grids do not share one
+  // sequence of orders; a function of the input only (determinism).
+  static std::uint32_t grid_seed(const CompleteSpec& spec) {
+    std::uint64_t h = static_cast<std::uint64_t>(spec.kind) + 1;
+    for (const std::int64_t v : spec.puzzle.cells) h = h * 0x100000001B3ull ^ static_cast<std::uint64_t>(v);
+    return mix(h, 0, 0);
+  }
+
+  // Adds the hint groups the kind does not have already, if they fit.
+  static void add_hints(std::vector<SumGroup>& groups, const std::vector<SumGroup>& hints) {
+    std::set<std::vector<int>> have;
+    for (const SumGroup& g : groups) {
+      auto c = g.cells;
+      std::sort(c.begin(), c.end());
+      have.insert(c);
+    }
+    std::vector<SumGroup> extra;
+    for (const SumGroup& g : hints) {
+      auto c = g.cells;
+      std::sort(c.begin(), c.end());
+      if (have.insert(c).second) extra.push_back(g);
+    }
+    if (groups.size() + extra.size() <= static_cast<std::size_t>(G))
+      groups.insert(groups.end(), extra.begin(), extra.end());
+  }
+
   CompleteSpec spec_;
-  int n_groups_ = 0;
+  int n_groups_ = 0;      // the kind's groups
+  int n_all_groups_ = 0;  // and the hints after them (first completions only)
+  std::uint32_t seed_ = 0;
+  std::array<std::uint64_t, kCells> line_mates_{};  // cells sharing a line (N cells) with the cell
+  std::array<std::uint64_t, kCells> shares_digit_{};  // bit w: values v+1, w+1 share a base-N digit
+  // Pandiagonal orders 5 and 7, first completions: a first phase looks only
+  // at Euler-type squares, every base-N digit of v-1 once per line (there
+  // the lines sum right by themselves, and the two digit squares are
+  // orthogonal pandiagonal Latin squares, which exist exactly for orders not
+  // divisible by 2 or 3).  Off when two givens on a line share a digit.
+  bool digit_hint_ = false;
+
+  bool digits_fit_givens() const {
+    for (int c = 0; c < kCells; ++c)
+      if (root_.v[c])
+        for (std::uint64_t e = line_mates_[c] & ~root_.blank; e; e &= e - 1)
+          if (shares_digit_[root_.v[c] - 1] >> (root_.v[std::countr_zero(e)] - 1) & 1) return false;
+    return true;
+  }
   std::array<std::array<std::uint8_t, kMaxPerCell>, kCells> cell_groups_;
   std::array<std::uint64_t, G> group_cells_{};
   std::array<std::uint8_t, kCells> n_cell_groups_;
@@ -466,7 +596,9 @@ inline constexpr int kCompleteRichGroups = 4 * N + 3 * N * N / 2 + 8;
 // Calls f(problem) with the instantiation that fits the spec; returns its result.
 template <class F>
 decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
-  const bool rich = spec.kind == SquareKind::Associative || spec.kind == SquareKind::MostPerfect;
+  // Pandiagonal first completions carry their structure hints (structure_hints).
+  const bool rich = spec.kind == SquareKind::Associative || spec.kind == SquareKind::MostPerfect ||
+                    (spec.kind == SquareKind::Pandiagonal && !spec.exhaustive);
   auto pick = [&]<int N>(std::integral_constant<int, N>) -> decltype(auto) {
     if (rich) return f(CompleteProblem<N, kCompleteRichGroups<N>>(spec));
     return f(CompleteProblem<N, kCompleteLineGroups<N>>(spec));
