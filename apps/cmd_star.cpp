@@ -44,13 +44,15 @@ void add_star(CLI::App& app, Action& action) {
                   "at least K lines share the common sum; K > n/2 (default n: a magic star)");
   auto* sum = sub->add_option("--sum", args->sum, "fix the common sum");
   sub->add_option("--solver", args->solver,
-                  "search: auto, chain (all lines equal only) or partial-sums; both give the same result")
-      ->check(CLI::IsMember({"auto", "chain", "partial-sums"}))
+                  "search: auto (chain for K = n, kept-lines for K < n), chain (all lines equal only), kept-lines "
+                  "or partial-sums; all give the same result")
+      ->check(CLI::IsMember({"auto", "chain", "kept-lines", "partial-sums"}))
       ->default_str("auto");
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 2n orientations and keep the canonical ones, instead of symmetry breaking");
   add_common(sub, args->common,
-             std::string(magic::kStarChainLevels) + " (partial-sums: " + magic::kStarPointLevels + ")");
+             std::string(magic::kStarChainLevels) + " (kept-lines: " + magic::kStarKeptLevels +
+                 "; partial-sums: " + magic::kStarPointLevels + ")");
   add_svg_option(sub, args->common);
   sub->callback([args, sum, k, numbers, &action] {
     const bool has_sum = sum->count() > 0, has_k = k->count() > 0, has_numbers = numbers->count() > 0;

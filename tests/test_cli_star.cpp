@@ -96,4 +96,14 @@ TEST(CliStar, AllOrientationsGivesTheSameCounts) {
   EXPECT_EQ(c.at("problem").at("solver"), "partial-sums");
 }
 
+TEST(CliStar, KeptLinesAndPartialSumsAgree) {
+  const auto a = nlohmann::json::parse(run_cli("star --n 5 --equal-lines 4 --json -").out);
+  const auto b = nlohmann::json::parse(run_cli("star --n 5 --equal-lines 4 --solver kept-lines --json -").out);
+  const auto c = nlohmann::json::parse(run_cli("star --n 5 --equal-lines 4 --solver partial-sums --json -").out);
+  EXPECT_EQ(a.at("counts"), c.at("counts"));
+  EXPECT_EQ(a.at("digest"), c.at("digest"));
+  EXPECT_EQ(b.at("digest"), c.at("digest"));
+  EXPECT_EQ(b.at("problem").at("solver"), "kept-lines");
+}
+
 }  // namespace

@@ -249,7 +249,8 @@ TEST_P(StarBruteSlow, EngineAgreesWithTheOracle) {
 INSTANTIATE_TEST_SUITE_P(Cases, StarBruteSlow,
                          ::testing::Values(BruteCase{spec(8, "1..16", 8), "octagram"},
                                            BruteCase{spec(6, "1..12", 4), "hexagram_4_lines"},
-                                           BruteCase{spec(7, "1..15", 7), "heptagram_14_of_15"}),
+                                           BruteCase{spec(7, "1..15", 7), "heptagram_14_of_15"},
+                                           BruteCase{spec(7, "1..14", 6, 27), "heptagram_6_lines_sum_27"}),
                          case_name);
 
 // ---- the two solvers and the three dedup paths ---------------------------------
@@ -271,6 +272,87 @@ TEST(Star, SolverChoiceIsChecked) {
   EXPECT_THROW(run(with(spec(5, "1..10", 4), "solver", "chain")), magic::SpecError);
   EXPECT_THROW(run(with(spec(5), "solver", "bogus")), magic::SpecError);
   EXPECT_EQ(magic::run_spec(with(spec(6), "solver", "partial-sums")).problem.at("solver"), "partial-sums");
+  EXPECT_EQ(magic::run_spec(with(spec(5, "1..10", 4), "solver", "kept-lines")).problem.at("solver"), "kept-lines");
+  // Kept-lines with all lines equal is the chain search.
+  EXPECT_EQ(run(with(spec(7), "solver", "kept-lines")).digest, run(spec(7)).digest);
+}
+
+// ---- kept-lines (the K < n default) against partial-sums ------------------------
+
+void expect_same_counts(const magic::RunResult& r, const magic::RunResult& want, const std::string& what) {
+  EXPECT_EQ(r.digest, want.digest) << what;
+  EXPECT_EQ(r.unique, want.unique) << what;
+  EXPECT_EQ(r.total, want.total) << what;
+  EXPECT_EQ(r.by_key, want.by_key) << what;
+}
+
+// The same solution set on 1 and 2 threads and at several split depths,
+// with and without forced adaptive splitting; partial-sums runs once.
+void expect_kept_matches_partial_sums(const json& s, std::uint64_t unique) {
+  const auto want = run(with(s, "solver", "partial-sums"), {.threads = 1});
+  EXPECT_EQ(want.unique, unique) << s.dump();
+  const auto auto_run = run(s, {.threads = 1});
+  expect_same_counts(auto_run, want, s.dump() + " auto");
+  if (s.value("equal_lines", s.at("n").get<int>()) < s.at("n").get<int>()) {
+    EXPECT_EQ(magic::run_spec(s).result.split_level, magic::kStarKeptLevels) << s.dump();
+    EXPECT_LT(auto_run.nodes, want.nodes) << s.dump();
+  }
+  const json kept = with(s, "solver", "kept-lines");
+  for (unsigned t : {1u, 2u})
+    for (int d : {-1, 0, 2, 4}) {
+      RunOptions ro{.threads = t, .split_depth = d};
+      expect_same_counts(run(kept, ro), want, s.dump() + " threads " + std::to_string(t) + " depth " + std::to_string(d));
+    }
+  RunOptions split{.threads = 2, .split_depth = 0};
+  split.split_always = true;
+  split.split_nodes = 3;
+  expect_same_counts(run(kept, split), want, s.dump() + " forced splits");
+}
+
+TEST(StarKeptLines, AgreesWithPartialSums) {
+  const std::vector<std::pair<json, std::uint64_t>> cases = {
+      {spec(5, "1..10", 4), 168},
+      {spec(5, "1..10", 3), 6024},
+      {spec(5, "1..10", 4, 23), 60},
+      {spec(5, "1..10", 4, 22), 0},   // 22 only with all five lines equal, and there are none
+      {spec(5, "1..12", 4), 5520},    // ten of twelve: the other line's sum is not known
+      {spec(5, "1..12", 3, 24), 36720},
+      {spec(5, "1..10,12,14", 4), 4644},
+      {spec(5, "101..112", 4, 426), 312},  // 1..12 with sum 26, moved up by 100
+      {spec(6, "1..12", 5), 616},
+      {spec(6, "1..12", 4, 24), 5328},
+      {spec(6, "1..13", 5, 27), 1020},
+      {spec(7, "1..14", 6, 30), 72},
+      {spec(7, "1..14", 6, 27), 63},
+      {spec(7, "1..14", 5, 40), 0},
+      {spec(8, "1..16", 7, 31), 398},
+      {spec(8, "1..16", 7, 50), 0},
+      {spec(8, "1..18", 6, 58), 0},
+  };
+  for (const auto& [s, unique] : cases) expect_kept_matches_partial_sums(s, unique);
+}
+
+TEST(StarKeptLines, AllOrientationsAgree) {
+  for (const json& s : {spec(5, "1..10", 4), spec(5, "1..10", 3, 20), spec(6, "1..12", 5, 26)}) {
+    const json all = with(s, "symmetry_breaking", false);
+    expect_same_counts(run(all), run(with(all, "solver", "partial-sums")), s.dump());
+    expect_same_counts(run(all, {.threads = 2, .split_depth = 3}), run(s), s.dump() + " against breaking");
+  }
+  // Too slow for partial-sums: against the symmetry-broken kept-lines run.
+  for (const json& s : {spec(7, "1..14", 5, 26), spec(8, "1..16", 7, 31)})
+    expect_same_counts(run(with(s, "symmetry_breaking", false), {.threads = 2}), run(s), s.dump());
+}
+
+// A kept-lines solution is emitted as the member of its orbit the other
+// solvers emit: V0 the smallest corner, I0 below I(n-1).
+TEST(StarKeptLines, EmitsTheSameRepresentatives) {
+  auto points = [](const json& s) {
+    std::set<std::vector<int>> out;
+    for (const auto& x : all_solutions(s)) out.insert(x.at("points").get<std::vector<int>>());
+    return out;
+  };
+  for (const json& s : {spec(5, "1..10", 4), spec(6, "1..12", 5), spec(7, "1..14", 6, 27)})
+    EXPECT_EQ(points(s), points(with(s, "solver", "partial-sums"))) << s.dump();
 }
 
 // ---- input checking -------------------------------------------------------------

@@ -93,6 +93,7 @@ const char* to_string(StarSolver s) {
   switch (s) {
     case StarSolver::Chain: return "chain";
     case StarSolver::PartialSums: return "partial-sums";
+    case StarSolver::KeptLines: return "kept-lines";
     case StarSolver::Auto: break;
   }
   return "auto";
@@ -152,7 +153,7 @@ StarSpec star_spec_from_json(const nlohmann::json& j) {
     s.symmetry_breaking = j.value("symmetry_breaking", true);
     const std::string solver = j.value("solver", std::string("auto"));
     bool known = false;
-    for (StarSolver v : {StarSolver::Auto, StarSolver::Chain, StarSolver::PartialSums})
+    for (StarSolver v : {StarSolver::Auto, StarSolver::Chain, StarSolver::PartialSums, StarSolver::KeptLines})
       if (solver == to_string(v)) s.solver = v, known = true;
     if (!known) throw SpecError("star: unknown solver '" + solver + "'");
   } catch (const nlohmann::json::exception& e) {
