@@ -114,9 +114,11 @@ void BM_Complete(benchmark::State& state, Set set) {
 
 magic::Puzzle empty(int n) { return {n, std::vector<std::int64_t>(n * n, 0)}; }
 
-void BM_FirstEmpty(benchmark::State& state) {
+// First completion of an empty grid of the given kind, through the runner.
+void first_empty(benchmark::State& state, magic::SquareKind kind) {
   magic::CompleteSpec sp;
   sp.puzzle = empty(static_cast<int>(state.range(0)));
+  sp.kind = kind;
   sp.exhaustive = false;
   magic::RunOptions ro;
   ro.threads = 1;
@@ -129,25 +131,12 @@ void BM_FirstEmpty(benchmark::State& state) {
   }
   state.counters["nodes"] = static_cast<double>(nodes);
 }
+
+void BM_FirstEmpty(benchmark::State& state) { first_empty(state, magic::SquareKind::Magic); }
 BENCHMARK(BM_FirstEmpty)->ArgName("n")->DenseRange(5, 8)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The same for --kind pandiagonal (issue 21, item 5: orders 7 and 8 used to take minutes).
-void BM_FirstEmptyPandiagonal(benchmark::State& state) {
-  magic::CompleteSpec sp;
-  sp.puzzle = empty(static_cast<int>(state.range(0)));
-  sp.kind = magic::SquareKind::Pandiagonal;
-  sp.exhaustive = false;
-  magic::RunOptions ro;
-  ro.threads = 1;
-  ro.stop_after = 1;
-  std::uint64_t nodes = 0;
-  for (auto _ : state) {
-    const auto r = magic::with_complete_problem(sp, [&](const auto& p) { return magic::run(p, ro); });
-    if (r.unique != 1) state.SkipWithError("no completion");
-    nodes = r.nodes;
-  }
-  state.counters["nodes"] = static_cast<double>(nodes);
-}
+void BM_FirstEmptyPandiagonal(benchmark::State& state) { first_empty(state, magic::SquareKind::Pandiagonal); }
 BENCHMARK(BM_FirstEmptyPandiagonal)->ArgName("n")->Arg(4)->Arg(5)->Arg(7)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Count(benchmark::State& state, fs::path file) {
