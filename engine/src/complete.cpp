@@ -231,11 +231,47 @@ std::string impossible_reason(int order, SquareKind kind) {
   return "";
 }
 
+namespace {
+
+// In a most-perfect square every 2x2 block (wrapping) adds up to 2(n²+1).
+// Two blocks side by side share a column pair, so the column pairs
+//   p(r, c) = a(r, c) + a(r+1, c)
+// alternate: p(r, c+1) = 2(n²+1) - p(r, c), and any two columns an odd
+// distance apart add up to 2(n²+1) over rows r, r+1.  The same argument
+// down the columns gives every "odd rectangle":
+//
+//     c     c+k            k, m odd (mod n)
+//   r a ... b
+//     :     :              a + b + c + d = 2(n²+1)
+//   r+m c ... d
+//
+// They are implied, so they lose nothing; the blocks (k = m = 1) are the
+// kind's own groups and are skipped by add_hints.
+std::vector<SumGroup> odd_rectangles(int n) {
+  std::vector<SumGroup> g;
+  const int target = 2 * (n * n + 1);
+  auto at = [n](int r, int c) { return (r % n) * n + c % n; };
+  for (int r = 0; r < n; ++r)
+    for (int m = 1; m < n; m += 2)
+      for (int c = 0; c < n; ++c)
+        for (int k = 1; k < n; k += 2)  // each rectangle comes up 4 times; add_hints drops repeats
+          g.push_back({{at(r, c), at(r, c + k), at(r + m, c), at(r + m, c + k)}, target});
+  return g;
+}
+
+}  // namespace
+
 std::vector<SumGroup> structure_hints(int order, SquareKind kind) {
   // Most-perfect squares (pandiagonal, 2x2 blocks and pairs n/2 apart on a
   // diagonal adding up alike) exist for every doubly even order; odd orders
   // have the digit hint instead (CompleteProblem::digit_hint_).
-  if (kind == SquareKind::Pandiagonal && order % 4 == 0) return square_groups(order, SquareKind::MostPerfect);
+  if (order % 4 != 0) return {};
+  if (kind == SquareKind::MostPerfect) return odd_rectangles(order);
+  if (kind == SquareKind::Pandiagonal) {
+    auto g = square_groups(order, SquareKind::MostPerfect);
+    for (auto& r : odd_rectangles(order)) g.push_back(std::move(r));
+    return g;
+  }
   return {};
 }
 

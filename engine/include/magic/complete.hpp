@@ -83,7 +83,8 @@ std::string impossible_reason(int order, SquareKind kind);
 
 // Optional groups a first-completion search tries first: the structure of
 // the classical constructions of the kind (for pandiagonal squares of
-// doubly even order, the most-perfect pairs and 2x2 blocks).
+// doubly even order, the most-perfect pairs and 2x2 blocks), and groups the
+// kind implies but does not list (the most-perfect odd rectangles).
 // They only narrow where the search looks first; a run that cannot meet
 // them falls back to the kind's own groups, so no completion is lost.
 // Empty when the kind has none.
@@ -132,7 +133,7 @@ class CompleteProblem {
     for (int g = 0; g < n_all_groups_; ++g) {
       for (int c : groups[g].cells) {
         if (n_cell_groups_[c] == kMaxPerCell) throw std::logic_error("cell in too many sum groups");
-        cell_groups_[c][n_cell_groups_[c]++] = static_cast<std::uint8_t>(g);
+        cell_groups_[c][n_cell_groups_[c]++] = static_cast<GroupIx>(g);
         group_cells_[g] |= std::uint64_t{1} << c;
       }
       root_.rest[g] = static_cast<std::int16_t>(groups[g].target);
@@ -222,7 +223,8 @@ class CompleteProblem {
   }
 
  private:
-  static constexpr int kMaxPerCell = 12;
+  static constexpr int kMaxPerCell = 24;
+  using GroupIx = std::conditional_t<(G > 255), std::uint16_t, std::uint8_t>;
   static constexpr double kFirstBudget = 64;
   static constexpr std::uint64_t kAllValues = kCells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kCells) - 1;
   static constexpr std::uint64_t kAllCells = kAllValues;
@@ -423,7 +425,7 @@ class CompleteProblem {
       for (std::uint64_t e = s.blank; e; e &= e - 1) {
         const int c = std::countr_zero(e);
         const std::uint32_t key =
-            static_cast<std::uint32_t>(std::popcount(cand[c]) * 16 + (15 - n_cell_groups_[c])) << 16 |
+            static_cast<std::uint32_t>(std::popcount(cand[c]) * 32 + (31 - n_cell_groups_[c])) << 16 |
             (attempt ? mix(seed_ + attempt, s.depth, c) & 0xffff : static_cast<std::uint32_t>(c));
         if (key < best_key) {
           best_key = key;
@@ -577,7 +579,7 @@ class CompleteProblem {
           if (shares_digit_[root_.v[c] - 1] >> (root_.v[std::countr_zero(e)] - 1) & 1) return false;
     return true;
   }
-  std::array<std::array<std::uint8_t, kMaxPerCell>, kCells> cell_groups_;
+  std::array<std::array<GroupIx, kMaxPerCell>, kCells> cell_groups_;
   std::array<std::uint64_t, G> group_cells_{};
   std::array<std::uint8_t, kCells> n_cell_groups_;
   State root_;
@@ -587,11 +589,15 @@ class CompleteProblem {
 static_assert(Problem<CompleteProblem<3, 4 * 3 + 8>>);
 
 // Group capacities: plain lines (rows, columns, (broken) diagonals and a few
-// implied groups) or the rich kinds with pairs and 2x2 blocks.
+// implied groups), the rich kinds with pairs and 2x2 blocks, or those with
+// the odd rectangles too.
 template <int N>
 inline constexpr int kCompleteLineGroups = 4 * N + 8;
 template <int N>
 inline constexpr int kCompleteRichGroups = 4 * N + 3 * N * N / 2 + 8;
+// Doubly even first completions also carry the odd rectangles (structure_hints).
+template <int N>
+inline constexpr int kCompleteHintedGroups = kCompleteRichGroups<N> + N * N * N * N / 16 - N * N;
 
 // Calls f(problem) with the instantiation that fits the spec; returns its result.
 template <class F>
@@ -599,7 +605,11 @@ decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
   // Pandiagonal first completions carry their structure hints (structure_hints).
   const bool rich = spec.kind == SquareKind::Associative || spec.kind == SquareKind::MostPerfect ||
                     (spec.kind == SquareKind::Pandiagonal && !spec.exhaustive);
+  const bool rectangles = !spec.exhaustive && spec.puzzle.order % 4 == 0 &&
+                          (spec.kind == SquareKind::MostPerfect || spec.kind == SquareKind::Pandiagonal);
   auto pick = [&]<int N>(std::integral_constant<int, N>) -> decltype(auto) {
+    if constexpr (N % 4 == 0)
+      if (rectangles) return f(CompleteProblem<N, kCompleteHintedGroups<N>>(spec));
     if (rich) return f(CompleteProblem<N, kCompleteRichGroups<N>>(spec));
     return f(CompleteProblem<N, kCompleteLineGroups<N>>(spec));
   };

@@ -300,16 +300,31 @@ class StarProblem {
   // Candidate sums S (positions).  All lines equal: 2 * (sum of the 2n
   // numbers used) = n * S bounds S; otherwise any sum of four numbers.
   void plan_sums() {
-    const auto& v = spec_.numbers;
-    const int m = static_cast<int>(v.size());
-    int lo4 = 0, hi4 = 0, lo2n = 0, hi2n = 0;
-    for (int i = 0; i < 4; ++i) lo4 += v[i], hi4 += v[m - 1 - i];
-    for (int i = 0; i < kPoints; ++i) lo2n += v[i], hi2n += v[m - 1 - i];
-    for (int s = lo4; s <= hi4; ++s) {
+    const SumBounds b = sum_bounds();
+    for (int s = b.lo4; s <= b.hi4; ++s) {
       if (spec_.sum && s != *spec_.sum) continue;
-      if (budget_ == 0 && ((N * s) % 2 != 0 || N * s / 2 < lo2n || N * s / 2 > hi2n)) continue;
+      if (budget_ == 0 && !fits_all_equal(s, b)) continue;
       sums_.push_back(s - 4 * base_);
     }
+  }
+
+  // The smallest and largest sums of 4 numbers (a line) and of 2n numbers
+  // (all points) the number set allows.
+  struct SumBounds {
+    int lo4 = 0, hi4 = 0, lo2n = 0, hi2n = 0;
+  };
+  SumBounds sum_bounds() const {
+    const auto& v = spec_.numbers;
+    const int m = static_cast<int>(v.size());
+    SumBounds b;
+    for (int i = 0; i < 4; ++i) b.lo4 += v[i], b.hi4 += v[m - 1 - i];
+    for (int i = 0; i < kPoints; ++i) b.lo2n += v[i], b.hi2n += v[m - 1 - i];
+    return b;
+  }
+  // All n lines summing to S: every point is on two lines, so n * S is twice
+  // the total of the 2n numbers used.
+  static bool fits_all_equal(int S, const SumBounds& b) {
+    return (N * S) % 2 == 0 && N * S / 2 >= b.lo2n && N * S / 2 <= b.hi2n;
   }
 
   template <class Mode>
@@ -783,16 +798,12 @@ class StarProblem {
   // twice the smallest and twice the largest total of 2n numbers.
   std::vector<int> kept_sums(int d) const {
     if (d == 0) return sums_for_all_equal();
-    const auto& v = spec_.numbers;
-    const int m = static_cast<int>(v.size());
-    int lo4 = 0, hi4 = 0, lo2n = 0, hi2n = 0;
-    for (int i = 0; i < 4; ++i) lo4 += v[i], hi4 += v[m - 1 - i];
-    for (int i = 0; i < kPoints; ++i) lo2n += v[i], hi2n += v[m - 1 - i];
+    const SumBounds b = sum_bounds();
     std::vector<int> out;
-    for (int s = lo4; s <= hi4; ++s) {
+    for (int s = b.lo4; s <= b.hi4; ++s) {
       if (spec_.sum && s != *spec_.sum) continue;
-      const int rest_lo = 2 * lo2n - (N - d) * s, rest_hi = 2 * hi2n - (N - d) * s;
-      if (rest_hi < d * lo4 || rest_lo > d * hi4) continue;
+      const int rest_lo = 2 * b.lo2n - (N - d) * s, rest_hi = 2 * b.hi2n - (N - d) * s;
+      if (rest_hi < d * b.lo4 || rest_lo > d * b.hi4) continue;
       // One other line, all numbers used: its sum is fixed and must differ.
       if (d == 1 && all_used_ && rest_lo == s) continue;
       out.push_back(s - 4 * base_);
@@ -801,15 +812,10 @@ class StarProblem {
   }
   std::vector<int> sums_for_all_equal() const {
     if (budget_ == 0) return sums_;
-    const auto& v = spec_.numbers;
-    const int m = static_cast<int>(v.size());
-    int lo2n = 0, hi2n = 0;
-    for (int i = 0; i < kPoints; ++i) lo2n += v[i], hi2n += v[m - 1 - i];
+    const SumBounds b = sum_bounds();
     std::vector<int> out;
-    for (int s : sums_) {
-      const int S = s + 4 * base_;
-      if ((N * S) % 2 == 0 && N * S / 2 >= lo2n && N * S / 2 <= hi2n) out.push_back(s);
-    }
+    for (int s : sums_)
+      if (fits_all_equal(s + 4 * base_, b)) out.push_back(s);
     return out;
   }
 
