@@ -357,6 +357,49 @@ TEST(StarKeptLines, EmitsTheSameRepresentatives) {
 
 // ---- input checking -------------------------------------------------------------
 
+// ---- the complement (K = n, every number of a symmetric set placed) ------------
+
+// The chain searches only stars whose smallest and largest vertex add up to at
+// most min + max and emits the complement of the others.  Kept-lines with all
+// lines equal is the same chain without the complement, and
+// --all-orientations filters every image: all three give one solution set.
+TEST(StarComplement, SameSolutionsAsWithout) {
+  for (const json& s : {spec(6), spec(7), spec(8), spec(9), spec(10), spec(11), spec(7, "3..16"), spec(9, "2..19"),
+                        spec(8, "1..16", 8, 34), spec(8, "1..16", 8, 35), spec(7, "1,3..15"), spec(6, "1..11,13")}) {
+    const auto with_complement = run(s);
+    const auto plain = run(with(s, "solver", "kept-lines"));
+    expect_same_counts(with_complement, plain, s.dump());
+    if (s.at("n").get<int>() <= 9) expect_same_counts(run(with(s, "symmetry_breaking", false)), plain, s.dump());
+    for (unsigned t : {1u, 2u})
+      for (int d : {0, 3, 6, 40})
+        expect_same_counts(run(s, {.threads = t, .split_depth = d}), plain,
+                           s.dump() + " threads " + std::to_string(t) + " depth " + std::to_string(d));
+  }
+  // Every listed solution is in the searched orientation: V0 the smallest
+  // vertex, I0 below I(n-1) (labels n and 2n-1).
+  RunOptions ro;
+  ro.solutions = 1000;
+  std::size_t listed = 0;
+  ro.on_solution = [&](const json& j) {
+    const auto pts = j.at("points").get<std::vector<int>>();
+    for (int i = 1; i < 9; ++i) EXPECT_LT(pts[0], pts[i]) << j.dump();
+    EXPECT_LT(pts[9], pts[17]) << j.dump();
+    ++listed;
+  };
+  run(spec(9), ro);
+  EXPECT_EQ(listed, 1000u);
+}
+
+TEST(StarComplement, HalvesTheSearch) {
+  const auto with_complement = run(spec(11), {.threads = 1});
+  const auto plain = run(with(spec(11), "solver", "kept-lines"), {.threads = 1});
+  EXPECT_EQ(with_complement.unique, 53528u);  // OEIS A200720
+  EXPECT_LT(with_complement.nodes * 10, plain.nodes * 7) << "expected at least 30% fewer nodes";
+  // Not symmetric (1 and 3..15): no complement, the plain chain's nodes.
+  const json lopsided = spec(7, "1,3..15");
+  EXPECT_EQ(run(lopsided).nodes, run(with(lopsided, "solver", "kept-lines")).nodes);
+}
+
 TEST(Star, ParsesNumberLists) {
   using V = std::vector<int>;
   EXPECT_EQ(magic::parse_star_numbers("1..5"), (V{1, 2, 3, 4, 5}));

@@ -30,7 +30,9 @@
 // Symmetry: the dihedral group of order 2n.  Values are distinct, so every
 // orbit has exactly 2n members.  Symmetry breaking (the documents' rule):
 // V0 holds the smallest vertex value (fixes the rotation) and I0 < I(n-1),
-// the two crossings next to V0 (fixes the mirror through V0).
+// the two crossings next to V0 (fixes the mirror through V0).  With every
+// number of a symmetric set placed (1..2n), the chain also halves the
+// search with the complement x -> min + max - x (see complement_).
 //
 // Search (K = n).  S is fixed per task.  Values are bit positions p = v - min
 // in 64-bit masks, so "both a and R - a are free" is one AND with a
@@ -193,6 +195,9 @@ class StarProblem {
               : budget_ == 0                   ? StarSolver::Chain
                                                : StarSolver::KeptLines;
     magic_ = solver_ == StarSolver::Chain;
+    mirror_ = nums.back() - nums.front();
+    complement_ = magic_ && all_used_ && spec_.symmetry_breaking &&
+                  std::all_of(nums.begin(), nums.end(), [&](int v) { return pool_ >> (mirror_ - (v - base_)) & 1; });
     for (int p = 0; p < kPoints; ++p) {
       label_[p] = static_cast<std::uint8_t>(star_label(N, p));
       point_lines_[p] = p < N ? std::array<std::uint8_t, 2>{std::uint8_t(p), std::uint8_t(V(p - 2))}
@@ -257,6 +262,20 @@ class StarProblem {
       b[label_[N + k]] = s[label_[N + ((i0 - k - 1) % N + N) % N]];
     }
     return std::min(a, b);
+  }
+  // The image the chain's symmetry breaking picks: V0 the smallest vertex
+  // and I0 < I(n-1) (canonical() may choose the other mirror image).
+  Solution searched_orientation(const Solution& s) const {
+    int i0 = 0;
+    for (int i = 1; i < N; ++i)
+      if (s[label_[i]] < s[label_[i0]]) i0 = i;
+    const bool mirror = s[label_[N + i0]] > s[label_[N + (i0 + N - 1) % N]];
+    Solution a;
+    for (int k = 0; k < N; ++k) {
+      a[label_[k]] = s[label_[mirror ? (i0 - k + N) % N : (k + i0) % N]];
+      a[label_[N + k]] = s[label_[N + (mirror ? (i0 - k - 1 + 2 * N) % N : (k + i0) % N)]];
+    }
+    return a;
   }
   // Distinct values: a symmetry other than the identity moves some point
   // and so changes the arrangement.
@@ -332,6 +351,12 @@ class StarProblem {
     Solution sol;
     for (int p = 0; p < kPoints; ++p) sol[label_[p]] = static_cast<std::uint16_t>(s.pos[p] + base_);
     m.emit(sol);
+    if (!complement_) return;
+    int top = 0;
+    for (int i = 1; i < N; ++i) top = std::max<int>(top, s.pos[V(i)]);
+    if (s.pos[V(0)] + top == mirror_) return;  // its complement is found by the search too
+    for (int p = 0; p < kPoints; ++p) sol[label_[p]] = static_cast<std::uint16_t>(mirror_ - s.pos[p] + base_);
+    m.emit(searched_orientation(sol));
   }
 
   // ---- magic solver (K = n) ----------------------------------------------
@@ -358,10 +383,10 @@ class StarProblem {
       case 1:  // V0; with breaking the other n-1 vertices lie above it
         for (std::uint64_t f = fr; f; f &= f - 1) {
           const int p = std::countr_zero(f);
-          if (spec_.symmetry_breaking && std::popcount(fr & above(p)) < N - 1) break;
+          if (spec_.symmetry_breaking && std::popcount(fr & vertex_window(p)) < N - 1) break;
           State t = s;
           take(t, V(0), p);
-          if (spec_.symmetry_breaking) t.vfloor = reversed_above(p);
+          if (spec_.symmetry_breaking) t.vfloor = reversed(vertex_window(p));
           t.step = 2;
           magic_top(t, m);
         }
@@ -402,7 +427,13 @@ class StarProblem {
 
   // Vertices other than V0 must exceed V0 when breaking symmetry.
   std::uint64_t vertex_mask(const State& s) const {
-    return spec_.symmetry_breaking ? star_detail::above(s.pos[V(0)]) : ~0ull;
+    return spec_.symmetry_breaking ? vertex_window(s.pos[V(0)]) : ~0ull;
+  }
+  // The positions the other vertices may take when V0 holds position p: above
+  // it, and with the complement (see complement_) at most mirror - p.
+  std::uint64_t vertex_window(int p) const {
+    const std::uint64_t up = star_detail::above(p);
+    return complement_ ? up & star_detail::below(mirror_ - p + 1) : up;
   }
 
   template <int L, class Mode>
@@ -1272,6 +1303,14 @@ class StarProblem {
   int budget_ = 0;
   StarSolver solver_ = StarSolver::Chain;
   bool magic_ = true;
+  // The complement x -> min + max - x maps a magic star with every number of
+  // a symmetric set placed onto another (S is then 2 (min + max), its own
+  // image).  With the smallest vertex v and the largest w, the chain keeps
+  // only stars with v + w <= min + max (vertices at most mirror_ - v, in
+  // positions) and emits the complement of each with v + w < min + max; the
+  // two are in different orbits, as v + w is the same along an orbit.
+  bool complement_ = false;
+  int mirror_ = 0;  // max - min: position p mirrors to mirror_ - p
   bool all_used_ = false;  // exactly 2n numbers: each is placed
   int total_ = 0;          // their sum, in positions (when all_used_)
   std::array<std::uint8_t, kPoints> label_{};
