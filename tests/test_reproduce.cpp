@@ -253,6 +253,16 @@ TEST(Svg, AFileThatIsNotXmlIsCaught) {
   EXPECT_NE(std::system(lint.c_str()), 0);
 }
 
+TEST(Svg, TheTitleIsEscaped) {
+  // The title echoes the problem's fields; any text in them stays text.
+  const ScratchDir dir("svg_title");
+  const nlohmann::json problem{{"name", "square"}, {"order", 3}, {"note", "a & b <c> \"d\""}};
+  const std::string svg = magic::render_svg(problem, {nlohmann::json{{2, 7, 6}, {9, 5, 1}, {4, 3, 8}}});
+  EXPECT_NE(svg.find("a &amp; b &lt;c&gt;"), std::string::npos) << svg;
+  std::ofstream(dir / "t.svg") << svg;
+  expect_renders(dir / "t.svg");
+}
+
 TEST(Svg, UnknownProblemHasNoPicture) {
   EXPECT_THROW(magic::render_svg({{"name", "nope"}}, {nlohmann::json::array()}), magic::SpecError);
 }

@@ -1,5 +1,6 @@
 #include "magic/svg.hpp"
 
+#include "magic/charts.hpp"
 #include "magic/registry.hpp"
 
 #include <cmath>
@@ -26,7 +27,7 @@ struct Canvas {
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" viewBox=\"0 0 " << w
       << " " << h << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"8\" y=\"20\" font-size=\"14\">" << title << "</text>\n"
+      << "<text x=\"8\" y=\"20\" font-size=\"14\">" << xml_escape(title) << "</text>\n"
       << body.str() << "</svg>\n";
     return o.str();
   }
