@@ -251,29 +251,27 @@ class StarProblem {
   // smallest image puts the smallest vertex value on V0 (label 0), so only
   // the rotation and the mirror through that vertex compete.
   Solution canonical(const Solution& s) const {
-    int i0 = 0;
-    for (int i = 1; i < N; ++i)
-      if (s[label_[i]] < s[label_[i0]]) i0 = i;
-    Solution a, b;
-    for (int k = 0; k < N; ++k) {
-      a[label_[k]] = s[label_[(k + i0) % N]];
-      a[label_[N + k]] = s[label_[N + (k + i0) % N]];
-      b[label_[k]] = s[label_[((i0 - k) % N + N) % N]];
-      b[label_[N + k]] = s[label_[N + ((i0 - k - 1) % N + N) % N]];
-    }
-    return std::min(a, b);
+    const int i0 = smallest_vertex(s);
+    return std::min(image(s, i0, false), image(s, i0, true));
   }
   // The image the chain's symmetry breaking picks: V0 the smallest vertex
   // and I0 < I(n-1) (canonical() may choose the other mirror image).
   Solution searched_orientation(const Solution& s) const {
+    const int i0 = smallest_vertex(s);
+    return image(s, i0, s[label_[I(i0)]] > s[label_[I(i0 - 1)]]);
+  }
+  int smallest_vertex(const Solution& s) const {
     int i0 = 0;
     for (int i = 1; i < N; ++i)
       if (s[label_[i]] < s[label_[i0]]) i0 = i;
-    const bool mirror = s[label_[N + i0]] > s[label_[N + (i0 + N - 1) % N]];
+    return i0;
+  }
+  // The rotation that brings vertex i0 to V0, or that and the mirror through V0.
+  Solution image(const Solution& s, int i0, bool mirror) const {
     Solution a;
     for (int k = 0; k < N; ++k) {
-      a[label_[k]] = s[label_[mirror ? (i0 - k + N) % N : (k + i0) % N]];
-      a[label_[N + k]] = s[label_[N + (mirror ? (i0 - k - 1 + 2 * N) % N : (k + i0) % N)]];
+      a[label_[V(k)]] = s[label_[mirror ? V(i0 - k) : V(k + i0)]];
+      a[label_[I(k)]] = s[label_[mirror ? I(i0 - k - 1) : I(k + i0)]];
     }
     return a;
   }
