@@ -187,20 +187,10 @@ std::uint64_t solutions_wanted(const Common& c) {
   return n;
 }
 
-std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text) {
-  auto bad = [&] { return UsageError("--shard must be i/m with 0 <= i < m < 2^32, got '" + text + "'"); };
-  const auto slash = text.find('/');
-  if (slash == std::string::npos) throw bad();
-  auto number = [&](std::string_view t) {
-    std::uint32_t v = 0;
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (t.empty() || t[0] == '+' || ec != std::errc() || end != t.data() + t.size()) throw bad();
-    return v;
-  };
-  const std::string_view all(text);
-  const std::uint32_t i = number(all.substr(0, slash)), m = number(all.substr(slash + 1));
-  if (m == 0 || i >= m) throw bad();
-  return {i, m};
+magic::Shard parse_shard(const std::string& text) {
+  const std::optional<magic::Shard> s = magic::parse_shard(text);
+  if (!s) throw UsageError("--shard must be i/m with 0 <= i < m < 2^32, got '" + text + "'");
+  return *s;
 }
 
 magic::RunOptions run_options(const Common& c, std::uint64_t want) {
@@ -209,9 +199,9 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   ro.split_depth = c.split_depth;
   ro.solutions = want;
   ro.stop_after = c.limit;
-  const auto [i, m] = parse_shard(c.shard);
-  ro.shard_index = i;
-  ro.shard_count = m;
+  const magic::Shard shard = parse_shard(c.shard);
+  ro.shard_index = shard.index;
+  ro.shard_count = shard.count;
   ro.dedup = c.dedup == "hash-set" ? magic::DedupMode::HashSet : magic::DedupMode::Auto;
   ro.dedup_memory = c.dedup_memory_mib << 20;
   ro.interrupt = &interrupt_flag();

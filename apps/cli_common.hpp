@@ -72,7 +72,7 @@ struct Printer {
 int execute(const nlohmann::json& spec, const Common& c, const Printer& pr);
 
 magic::RunOptions run_options(const Common& c, std::uint64_t want);
-std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text);  // "i/m", strictly
+magic::Shard parse_shard(const std::string& text);  // "i/m", strictly; a UsageError otherwise
 // Before any work: output paths distinct from each other and from the
 // checkpoint, at most one stream on stdout, and the option mixes that
 // cannot work.  UsageError otherwise.

@@ -8,11 +8,16 @@
 
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <tbb/info.h>
+
+#include "magic/core/scheduler.hpp"
 #include "magic/registry.hpp"
 #include "temp_path.hpp"
 #include "toy_problem.hpp"
@@ -337,6 +342,25 @@ TEST(Runner, CheckpointOfAnotherRunIsRefused) {
   RunOptions other_depth = ro;
   other_depth.split_depth = 1;
   EXPECT_THROW(magic::run_spec({{"name", "circle"}, {"n", 8}}, other_depth), magic::CheckpointError);
+}
+
+// More threads than cores: each task waits until all of them are in at
+// once, which only as many threads as asked can bring about (oneTBB alone
+// would stop at the cores, and the run block would claim threads it never had).
+TEST(Runner, RunsAsManyThreadsAsAskedBeyondTheCores) {
+  const unsigned asked = static_cast<unsigned>(tbb::info::default_concurrency()) + 2;
+  std::atomic<unsigned> inside{0};
+  std::atomic<bool> all_met{true};
+  magic::schedule(asked, asked, [&](std::size_t) {
+    ++inside;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (inside.load() < asked && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+    if (inside.load() < asked) all_met = false;
+  });
+  EXPECT_TRUE(all_met.load()) << "fewer than " << asked << " threads ran at once";
+  // The limit is the run's only: a later run within the cores is not widened.
+  EXPECT_EQ(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism),
+            static_cast<std::size_t>(tbb::info::default_concurrency()));
 }
 
 TEST(Runner, HashSetRespectsItsMemoryLimit) {

@@ -54,8 +54,7 @@ Journal::Journal(std::string path, nlohmann::json header, double flush_interval_
       last_flush_(std::chrono::steady_clock::now()) {
   header_["journal"] = 1;
   header_["version"] = MAGIC_VERSION;
-  const std::uint64_t tasks = header_.at("tasks").get<std::uint64_t>();
-  const bool fresh = !read_existing(tasks);
+  const bool fresh = !read_existing();
   open_for_append(fresh);
 }
 
@@ -67,17 +66,15 @@ Journal::~Journal() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-// Reads the header and every whole line; a torn last line is cut off so the
-// next record starts on a line of its own.  False: no journal yet (no file,
-// an empty one, or a header torn before it reached the disk).
-bool Journal::read_existing(std::uint64_t tasks) {
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return false;
+std::optional<JournalContents> read_journal(const std::string& path, const nlohmann::json* expect) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
   auto corrupt = [&](const std::string& why) {
-    return CheckpointError("checkpoint " + path_ + " is corrupt: " + why);
+    return CheckpointError("checkpoint " + path + " is corrupt: " + why);
   };
+  JournalContents c;
+  std::uint64_t tasks = 0;
   std::string line;
-  std::uint64_t good_end = 0;  // byte offset just past the last good line
   std::uint64_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
@@ -92,8 +89,12 @@ bool Journal::read_existing(std::uint64_t tasks) {
     }
     if (!whole && line_no > 1) break;  // a complete-looking but unterminated last record: not trusted
     if (line_no == 1) {
-      if (!j.is_object() || j != header_)
-        throw CheckpointError("checkpoint " + path_ + " belongs to a different run (" + shorten(j.dump()) + ")");
+      if (expect && (!j.is_object() || j != *expect))
+        throw CheckpointError("checkpoint " + path + " belongs to a different run (" + shorten(j.dump()) + ")");
+      if (!j.is_object() || !j.contains("tasks") || !j.at("tasks").is_number_unsigned())
+        throw corrupt("line 1 is not a journal header");
+      c.header = j;
+      tasks = j.at("tasks").get<std::uint64_t>();
     } else {
       std::optional<TaskRecord> rec;
       std::uint64_t task = 0;
@@ -107,14 +108,23 @@ bool Journal::read_existing(std::uint64_t tasks) {
       }
       if (!rec) throw corrupt("line " + std::to_string(line_no) + ": bad digest");
       if (task >= tasks) throw corrupt("task " + std::to_string(task) + " is out of range");
-      if (!done_.emplace(task, *rec).second) throw corrupt("task " + std::to_string(task) + " is recorded twice");
+      if (!c.done.emplace(task, *rec).second) throw corrupt("task " + std::to_string(task) + " is recorded twice");
     }
-    good_end += line.size() + (whole ? 1 : 0);
+    c.good_end += line.size() + (whole ? 1 : 0);
   }
-  if (good_end == 0) return false;
+  if (c.good_end == 0) return std::nullopt;
+  return c;
+}
+
+// Takes what an earlier run finished, and cuts a torn end off so the next
+// record starts on a line of its own.  False: no journal yet.
+bool Journal::read_existing() {
+  std::optional<JournalContents> c = read_journal(path_, &header_);
+  if (!c) return false;
+  done_ = std::move(c->done);
   resumed_ = done_.size();
   saved_ = resumed_;
-  if (::truncate(path_.c_str(), static_cast<off_t>(good_end)) != 0)
+  if (::truncate(path_.c_str(), static_cast<off_t>(c->good_end)) != 0)
     throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
   return true;
 }

@@ -42,7 +42,7 @@ nlohmann::json run_json(const RunResult& r) {
           {"tasks", r.tasks},
           {"tasks_run", r.tasks_run},
           {"tasks_resumed", r.tasks_resumed},
-          {"shard", std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count)},
+          {"shard", to_string(Shard{r.shard_index, r.shard_count})},
           {"dedup", r.dedup},
           {"adaptive", r.adaptive},
           {"pieces", r.pieces},

@@ -46,13 +46,10 @@ class Fields {
 };
 
 void parse_shard(const std::string& text, ShardResult& r, const Fields& f) {
-  unsigned i = 0, m = 0;
-  char slash = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%u%c%u%c", &i, &slash, &m, &extra) != 3 || slash != '/' || m == 0 || i >= m ||
-      text != std::to_string(i) + "/" + std::to_string(m))
-    f.fail("\"shard\" must be i/m with 0 <= i < m, got \"" + text + "\"");
-  r.shard_index = i;
-  r.shard_count = m;
+  const std::optional<Shard> s = magic::parse_shard(text);
+  if (!s) f.fail("\"shard\" must be i/m with 0 <= i < m, got \"" + text + "\"");
+  r.shard_index = s->index;
+  r.shard_count = s->count;
 }
 
 void parse_by_key(const nlohmann::json& counts, ShardResult& r, const Fields& f) {
@@ -77,7 +74,7 @@ void parse_by_key(const nlohmann::json& counts, ShardResult& r, const Fields& f)
 // such as a star's line list) is carried over from the first shard.
 const std::set<std::string> kOwnFields{"problem", "solutions", "counts", "exhaustive", "interrupted", "digest", "run"};
 
-std::string shard_text(std::uint32_t i, std::uint32_t m) { return std::to_string(i) + "/" + std::to_string(m); }
+std::string shard_text(std::uint32_t i, std::uint32_t m) { return to_string(Shard{i, m}); }
 
 }  // namespace
 

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -35,46 +34,21 @@ struct JournalSum {
   std::string failure;         // "" when every line is intact
 };
 
+// The run's own reader: what it would resume from, refused where it would refuse.
 JournalSum sum_journal(const fs::path& path) {
   JournalSum js;
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  std::set<std::uint64_t> seen;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const bool last = i + 1 == lines.size();
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(lines[i]);
-    } catch (const nlohmann::json::exception&) {
-      if (last && i > 0) break;  // torn by a kill in mid-write: the run ignores it too
-      js.failure = "journal line " + std::to_string(i + 1) + " is not JSON";
+  try {
+    const std::optional<JournalContents> c = read_journal(path.string());
+    if (!c) {
+      js.failure = "the journal has no header";
       return js;
     }
-    try {
-      if (i == 0) {
-        js.expected = j.at("tasks").get<std::uint64_t>();
-        continue;
-      }
-      nlohmann::json bare = j;
-      bare.erase("sum");
-      if (!j.contains("sum") || j.at("sum") != Journal::checksum(bare)) {
-        js.failure = "journal line " + std::to_string(i + 1) + ": checksum mismatch";
-        return js;
-      }
-      const auto task = j.at("task").get<std::uint64_t>();
-      const auto rec = task_record_from_json(j);
-      if (!rec || !seen.insert(task).second || task >= js.expected) {
-        js.failure = "journal line " + std::to_string(i + 1) + ": a bad or repeated task record";
-        return js;
-      }
-      js.sum.merge(*rec);
-    } catch (const nlohmann::json::exception& e) {
-      js.failure = "journal line " + std::to_string(i + 1) + ": " + e.what();
-      return js;
-    }
+    js.expected = c->header.at("tasks").get<std::uint64_t>();
+    for (const auto& [task, rec] : c->done) js.sum.merge(rec);
+    js.tasks = c->done.size();
+  } catch (const CheckpointError& e) {
+    js.failure = e.what();
   }
-  js.tasks = seen.size();
   return js;
 }
 

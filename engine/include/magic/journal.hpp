@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,19 @@
 #include "magic/task_record.hpp"
 
 namespace magic {
+
+// A journal as it lies on disk: its header and every intact task record.
+struct JournalContents {
+  nlohmann::json header;
+  std::map<std::uint64_t, TaskRecord> done;
+  std::uint64_t good_end = 0;  // bytes up to the end of the last intact line
+};
+// Reads a journal without opening it for a run; a torn last line is left
+// out.  With `expect`, a header that differs is a CheckpointError ("belongs
+// to a different run") before any record is read.  A damaged line is a
+// CheckpointError.  Nothing: no journal (no file, an empty one, or a
+// header torn before it reached the disk).
+std::optional<JournalContents> read_journal(const std::string& path, const nlohmann::json* expect = nullptr);
 
 class Journal {
  public:
@@ -47,7 +61,7 @@ class Journal {
   static std::string checksum(const nlohmann::json& record_without_sum);
 
  private:
-  bool read_existing(std::uint64_t tasks);
+  bool read_existing();
   void open_for_append(bool fresh);
 
   std::string path_;

@@ -199,7 +199,7 @@ std::unique_ptr<Journal> open_journal(const P& p, const RunOptions& opt, const R
   const nlohmann::json header{
       {"problem", p.describe()},
       {"split_depth", r.split_depth},
-      {"shard", std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count)},
+      {"shard", to_string(Shard{r.shard_index, r.shard_count})},
       {"tasks", r.tasks}};
   auto journal = std::make_unique<Journal>(opt.checkpoint, header, opt.checkpoint_interval);
   for (const auto& [task, rec] : journal->done())

@@ -4,6 +4,7 @@
 // however uneven the tasks are.  Everything else in the runner is
 // independent of how tasks are scheduled; an MPI coordinator replaces this.
 #include <cstddef>
+#include <optional>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -17,6 +18,8 @@
 #endif
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
@@ -42,8 +45,24 @@ struct HandOff {
 #endif
 };
 
+// oneTBB keeps its workers at the core count unless told otherwise, so a
+// run asked for more threads than cores would run fewer than the run block
+// says.  Held for the run only; a request within the cores leaves the
+// process-wide limit alone.
+class ThreadAllowance {
+ public:
+  explicit ThreadAllowance(unsigned threads) {
+    if (static_cast<int>(threads) > tbb::info::default_concurrency())
+      allow_.emplace(tbb::global_control::max_allowed_parallelism, threads);
+  }
+
+ private:
+  std::optional<tbb::global_control> allow_;
+};
+
 template <class Body>
 void schedule(unsigned threads, std::size_t n, Body&& body) {
+  const ThreadAllowance allowance(threads);
   HandOff hand_off;
   hand_off.to_tasks();
   tbb::task_arena arena(static_cast<int>(threads));
