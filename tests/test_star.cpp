@@ -332,6 +332,29 @@ TEST(StarKeptLines, AgreesWithPartialSums) {
   for (const auto& [s, unique] : cases) expect_kept_matches_partial_sums(s, unique);
 }
 
+// Large n with small K keeps no plans and builds one per task
+// (kMaxPlanBytes); with the limit at 0 small problems take that path too.
+template <int N>
+void expect_plans_per_task_agree(const json& s) {
+  const magic::StarSpec sp = magic::star_spec_from_json(s);
+  const magic::StarProblem<N> stored(sp), per_task(sp, 0);
+  for (unsigned t : {1u, 2u})
+    for (int d : {-1, 0, 3}) {
+      const RunOptions ro{.threads = t, .split_depth = d};
+      expect_same_counts(magic::run(per_task, ro), magic::run(stored, ro),
+                         s.dump() + " threads " + std::to_string(t) + " depth " + std::to_string(d));
+    }
+}
+
+TEST(StarKeptLines, PlansBuiltPerTaskAgree) {
+  expect_plans_per_task_agree<5>(spec(5, "1..10", 4));
+  expect_plans_per_task_agree<5>(spec(5, "1..12", 3, 24));
+  expect_plans_per_task_agree<6>(spec(6, "1..12", 5));
+  expect_plans_per_task_agree<7>(spec(7, "1..14", 6, 30));
+  expect_plans_per_task_agree<8>(spec(8, "1..16", 7, 31));
+  EXPECT_EQ(magic::run(magic::StarProblem<5>(magic::star_spec_from_json(spec(5, "1..10", 4)), 0), {}).unique, 168u);
+}
+
 TEST(StarKeptLines, AllOrientationsAgree) {
   for (const json& s : {spec(5, "1..10", 4), spec(5, "1..10", 3, 20), spec(6, "1..12", 5, 26)}) {
     const json all = with(s, "symmetry_breaking", false);

@@ -183,7 +183,9 @@ class StarProblem {
   };
   static_assert(std::is_trivially_copyable_v<State>);
 
-  explicit StarProblem(const StarSpec& spec) : spec_(normalize_star(spec)) {
+  // max_plan_bytes: see kMaxPlanBytes (tests lower it to reach the per-task plans).
+  explicit StarProblem(const StarSpec& spec, std::size_t max_plan_bytes = kMaxPlanBytes)
+      : spec_(normalize_star(spec)), max_plan_bytes_(max_plan_bytes) {
     if (spec_.n != N) throw std::logic_error("star: n mismatch");
     const auto& nums = spec_.numbers;
     base_ = nums.front();
@@ -808,7 +810,7 @@ class StarProblem {
       }
       kept_sums_.push_back(kept_sums(d));
     }
-    if (classes_.size() * sizeof(KeptPlan) <= kMaxPlanBytes)
+    if (classes_.size() * sizeof(KeptPlan) <= max_plan_bytes_)
       for (const KeptClass& c : classes_) plans_.push_back(c.dropped ? make_kept_plan(c.dropped) : KeptPlan{});
   }
 
@@ -1295,6 +1297,7 @@ class StarProblem {
   }
 
   StarSpec spec_;
+  std::size_t max_plan_bytes_;
   int base_ = 1;
   std::uint64_t pool_ = 0;
   int k_ = N;
