@@ -108,6 +108,19 @@ TEST_F(JournalTest, AnEmptyFileOrATornHeaderStartsAfresh) {
   EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);  // and the header is whole now
 }
 
+// Whole but without its newline: no record was written after it, so the
+// journal starts afresh rather than append the first record to its line.
+TEST_F(JournalTest, AHeaderWithoutItsNewlineStartsAfresh) {
+  const std::string text = three_tasks();
+  spit(path, text.substr(0, text.find('\n')));
+  {
+    magic::Journal j(path, kHeader, 0);
+    EXPECT_EQ(j.resumed(), 0u);
+    j.record(3, record(2));
+  }
+  EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 1u);
+}
+
 TEST_F(JournalTest, AnotherRunsHeaderIsRefused) {
   three_tasks();
   nlohmann::json other = kHeader;

@@ -114,6 +114,7 @@ TEST(Records, AFasterSearchSinceStillAgrees) {
 TEST(Records, ARunStillUnderWayIsReportedNotFailed) {
   const ScratchPath records("records_running"), out("records_running_out");
   make_record(records / "star-9", "star --n 9", true);
+  auto doc = nlohmann::json::parse(slurp(records / "star-9" / "result.json"));
   fs::remove(records / "star-9" / "result.json");
   // Keep the header and the first 100 tasks, as a run stopped early leaves it.
   std::ifstream in(records / "star-9" / "journal.jsonl");
@@ -126,6 +127,14 @@ TEST(Records, ARunStillUnderWayIsReportedNotFailed) {
   EXPECT_NE(r.out.find("100 of " + journal_tasks(records / "star-9" / "journal.jsonl") + " tasks journalled"),
             std::string::npos)
       << r.out;
+  // A stretch stopped by Ctrl-C also leaves a result.json, not exhaustive.
+  doc["exhaustive"] = false;
+  doc["interrupted"] = true;
+  write(records / "star-9" / "result.json", doc.dump());
+  const CliRun s = check(records, out);
+  EXPECT_EQ(s.code, 0) << s.out << s.err;
+  EXPECT_NE(s.out.find("star-9: running"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("stretch that was stopped"), std::string::npos) << s.out;
 }
 
 TEST(Records, CommandFilesAreReadAsTheShellWould) {

@@ -87,7 +87,10 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
       if (!whole) break;  // torn by a kill in mid-write
       throw corrupt(e.what());
     }
-    if (!whole && line_no > 1) break;  // a complete-looking but unterminated last record: not trusted
+    // A complete-looking but unterminated last line: a record is not
+    // trusted, and a header alone is no journal yet (the next record must
+    // not be appended to its line).
+    if (!whole) break;
     if (line_no == 1) {
       if (expect && (!j.is_object() || j != *expect))
         throw CheckpointError("checkpoint " + path + " belongs to a different run (" + shorten(j.dump()) + ")");

@@ -133,6 +133,11 @@ class Checker {
       return c_;
     }
     const ShardResult r = read_result(result.string());
+    if (!r.exhaustive && fs::exists(journal)) {  // a stretch stopped by an interrupt wrote it
+      running(journal);
+      c_.checks.push_back("result.json is that of a stretch that was stopped (not exhaustive)");
+      return c_;
+    }
     if (fs::exists(journal)) check_journal(journal, r);
     check_solutions(result);
     if (fs::exists(folder_ / "COMMAND")) rerun(r);
