@@ -224,7 +224,7 @@ std::string problem_line(const nlohmann::json& problem) {
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name) {
   os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
-     << " shard=" << r.shard_index << "/" << r.shard_count << " tasks=" << r.tasks;
+     << " shard=" << magic::to_string(magic::Shard{r.shard_index, r.shard_count}) << " tasks=" << r.tasks;
   if (r.adaptive) os << " pieces=" << r.pieces;
   if (r.cluster) os << " ranks=" << r.cluster->ranks.size();
   os << "\n";
