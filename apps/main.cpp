@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
   // Help, versions and summaries come from rank 0 alone.
   if (!cli::cluster::primary()) std::cout.setstate(std::ios::badbit);
   CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars and circles"};
-  app.set_version_flag("--version", std::string("magic-enum ") + magic::BuildInfo::version());
+  app.set_version_flag("--version", std::string("magic-enum ") + magic::BuildInfo::version() + " (source " +
+                                           magic::BuildInfo::source() + ")");
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 success; 1 no solution (complete), a reproduce mismatch or a verify failure; "

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -22,6 +24,10 @@ TEST(CliSquare, BadArgumentsGiveACleanError) {
   EXPECT_CLEAN_ERROR(run_cli("square --order 4 --json /no/such/dir/out.json"));
   EXPECT_CLEAN_ERROR(run_cli("square --order 4 --solutions lots"));
   EXPECT_CLEAN_ERROR(run_cli("square --order 4 --shard 3/2"));
+  // A shard is written one way only, as result files and journals print it.
+  EXPECT_CLEAN_ERROR(run_cli("square --order 4 --shard 01/2"));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 4 --shard 1/02"));
+  EXPECT_CLEAN_ERROR(run_cli("square --order 4 --shard +0/2"));
   EXPECT_CLEAN_ERROR(run_cli("square --order 4 --split-depth -1"));
   EXPECT_CLEAN_ERROR(run_cli("square"));
   EXPECT_CLEAN_ERROR(run_cli("nosuchcommand"));
@@ -35,6 +41,24 @@ TEST(CliSquare, HelpAndVersion) {
                           "--solutions-file", "--quiet", "--shard", "--checkpoint"})
     EXPECT_NE(h.out.find(opt), std::string::npos) << opt;
   EXPECT_EQ(run_cli("--version").code, 0);
+}
+
+// A result names the commit its binary was built from, so a record can be
+// rebuilt from exactly that source.
+TEST(CliSquare, ResultNamesTheSourceCommit) {
+  const CliRun r = run_cli("circle --n 7 -q --json -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string source = nlohmann::json::parse(r.out).at("run").at("source").get<std::string>();
+  const CliRun v = run_cli("--version");
+  EXPECT_NE(v.out.find("(source " + source + ")"), std::string::npos) << v.out;
+  if (source == "unknown") GTEST_SKIP() << "built outside a git checkout";
+  const bool dirty = source.size() == 18 && source.substr(12) == "-dirty";
+  ASSERT_TRUE(source.size() == 12 || dirty) << source;
+  const std::string commit = source.substr(0, 12);
+  EXPECT_TRUE(std::all_of(commit.begin(), commit.end(), [](char c) { return std::isxdigit(c) && !std::isupper(c); }))
+      << source;
+  const std::string git = "git -C '" MAGIC_SOURCE_DIR "' cat-file -e " + commit + "^{commit} 2>/dev/null";
+  EXPECT_EQ(std::system(git.c_str()), 0) << "no commit " << commit << " in " MAGIC_SOURCE_DIR;
 }
 
 TEST(CliSquare, HumanSummaryEchoesTheRun) {

@@ -1,12 +1,14 @@
 #include "magic/result.hpp"
 
 #include "magic/build_info.hpp"
+#include "magic/source_revision.hpp"
 
 namespace magic {
 
 const char* BuildInfo::version() { return MAGIC_VERSION; }
 const char* BuildInfo::compiler() { return MAGIC_COMPILER; }
 const char* BuildInfo::flags() { return MAGIC_FLAGS; }
+const char* BuildInfo::source() { return MAGIC_SOURCE; }
 
 nlohmann::json counts_json(const RunResult& r, const std::string& by_key_name) {
   nlohmann::json c{{"unique", r.unique}};
@@ -50,6 +52,7 @@ nlohmann::json run_json(const RunResult& r) {
           {"wall_seconds", r.wall_seconds},
           {"cpu_seconds", r.cpu_seconds},
           {"version", BuildInfo::version()},
+          {"source", BuildInfo::source()},
           {"compiler", BuildInfo::compiler()},
           {"flags", BuildInfo::flags()}};
   if (r.cluster) j.update(cluster_json(*r.cluster));

@@ -253,6 +253,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
   }
 
   nlohmann::json report{{"version", BuildInfo::version()},
+                        {"source", BuildInfo::source()},
                         {"compiler", BuildInfo::compiler()},
                         {"flags", BuildInfo::flags()},
                         {"mode", opt.full ? "full" : "quick"},
@@ -289,7 +290,8 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
 std::string report_markdown(const nlohmann::json& report) {
   std::ostringstream o;
   o << "# magic-enum reproduce (" << report.at("mode").get<std::string>() << ")\n\n"
-    << "magic-enum " << report.at("version").get<std::string>() << ", " << report.at("compiler").get<std::string>()
+    << "magic-enum " << report.at("version").get<std::string>() << " (source "
+    << report.value("source", std::string("unknown")) << "), " << report.at("compiler").get<std::string>()
     << ", flags `" << report.at("flags").get<std::string>() << "`.  Our time and the port's time were measured "
     << "in this run, on this machine; the document's time is the document's own, on its own hardware.  "
     << "A run under 50 ms is repeated for 0.2 s and its median shown, ours and the port's alike.\n\n"

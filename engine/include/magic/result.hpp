@@ -7,7 +7,7 @@
 //     "exhaustive": true,
 //     "digest":    "<32 hex>",
 //     "run":       {"threads", "split_depth", "split_level", "tasks", "nodes", "wall_seconds",
-//                   "cpu_seconds", "version", "compiler", "flags", ...} }
+//                   "cpu_seconds", "version", "source", "compiler", "flags", ...} }
 //
 // Solutions are streamed into the file as they are merged, so a run that
 // prints every solution never holds them all in memory.
@@ -27,6 +27,9 @@ struct BuildInfo {
   static const char* version();
   static const char* compiler();
   static const char* flags();
+  // The git commit the binary was built from ("<12 hex>", "-dirty" with
+  // uncommitted code changes, "unknown" outside git).
+  static const char* source();
 };
 
 // `by_key_name` names counts.by_key in the output (e.g. "by_sum"); empty omits it.

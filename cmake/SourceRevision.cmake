@@ -1,0 +1,27 @@
+# Run at build time (cmake -P): writes OUT with the git commit of SRC, so a
+# result file names the exact source its binary came from.  "-dirty" marks
+# uncommitted changes to the code the binary is built from (not to data/ or
+# the notes: a record run's journal changes while it runs); "unknown" a tree
+# without git.  OUT is only rewritten when the text changes, so an unchanged
+# tree rebuilds nothing.
+set(rev "unknown")
+execute_process(
+  COMMAND git -C "${SRC}" rev-parse --short=12 HEAD
+  OUTPUT_VARIABLE head OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
+if(rc EQUAL 0 AND NOT head STREQUAL "")
+  set(rev "${head}")
+  execute_process(
+    COMMAND git -C "${SRC}" diff-index --quiet HEAD -- engine apps report checker cmake CMakeLists.txt
+    RESULT_VARIABLE dirty ERROR_QUIET)
+  if(NOT dirty EQUAL 0)
+    string(APPEND rev "-dirty")
+  endif()
+endif()
+set(text "#pragma once\n#define MAGIC_SOURCE \"${rev}\"\n")
+if(EXISTS "${OUT}")
+  file(READ "${OUT}" old)
+  if(old STREQUAL text)
+    return()
+  endif()
+endif()
+file(WRITE "${OUT}" "${text}")
