@@ -137,6 +137,59 @@ TEST(Records, ARunStillUnderWayIsReportedNotFailed) {
   EXPECT_NE(s.out.find("stretch that was stopped"), std::string::npos) << s.out;
 }
 
+// A CROSSCHECK names an independent computation of the same count: another
+// record made with another split, or a command that shares no search code.
+TEST(Records, ACrossCheckMustGiveTheSameCountsAndDigest) {
+  const ScratchPath records("records_cross"), out("records_cross_out");
+  make_record(records / "star-9", "star --n 9 --split-depth 2", true);
+  make_record(records / "star-9-second", "star --n 9 --split-depth 3", true);
+  write(records / "star-9-second" / "CROSSCHECK", "# the first run\nrecord star-9\n");
+  make_record(records / "circle-10", "circle --n 10 --solutions all", false);
+  write(records / "circle-10" / "CROSSCHECK", "build/bin/magic-enum circle --n 10 --method multiplier\n");
+  CliRun r = check(records, out);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("star-9-second: agrees"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cross-check: the record star-9 gives the same counts and digest (split depth 3 against 2"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cross-check: `magic-enum circle --n 10 --method multiplier` gives the same counts and digest"),
+            std::string::npos)
+      << r.out;
+
+  // Another count, another problem, the same split, the record's own
+  // command, or a file that names no record: each fails its record.
+  auto doc = nlohmann::json::parse(slurp(records / "star-9" / "result.json"));
+  const auto digest = doc["digest"];
+  doc["digest"] = "0123456789abcdef0123456789abcdef";
+  write(records / "star-9" / "result.json", doc.dump());
+  write(records / "circle-10" / "CROSSCHECK", "build/bin/magic-enum circle --n 11 --method multiplier\n");
+  r = check(records, out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("star-9-second: differs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DIFFERS: cross-check: the record star-9: digest"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("circle-10: differs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("counts another problem"), std::string::npos) << r.out;
+
+  doc["digest"] = digest;
+  doc["run"]["split_depth"] = 3;
+  write(records / "star-9" / "result.json", doc.dump());
+  write(records / "circle-10" / "CROSSCHECK", slurp(records / "circle-10" / "COMMAND"));
+  r = check(records, out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("not a second run"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DIFFERS: cross-check: it is the record's own command"), std::string::npos) << r.out;
+
+  for (const char* bad : {"record ../star-9\n", "record\n", "record star-9 star-8\n", "rm -rf /\n"}) {
+    write(records / "star-9-second" / "CROSSCHECK", bad);
+    r = check(records, out);
+    EXPECT_EQ(r.code, 1) << bad << r.out;
+    EXPECT_NE(r.out.find("DIFFERS: cross-check: "), std::string::npos) << bad << r.out;
+  }
+  write(records / "star-9-second" / "CROSSCHECK", "record star-7\n");
+  r = check(records, out);
+  EXPECT_NE(r.out.find("DIFFERS: cross-check: the record star-7 has no result.json"), std::string::npos) << r.out;
+}
+
 TEST(Records, CommandFilesAreReadAsTheShellWould) {
   EXPECT_EQ(magic::record_command("# note\nbuild/bin/magic-enum star --n 15 \\\n    --json x.json -q\n"),
             (std::vector<std::string>{"build/bin/magic-enum", "star", "--n", "15", "--json", "x.json", "-q"}));
@@ -146,11 +199,16 @@ TEST(Records, CommandFilesAreReadAsTheShellWould) {
   EXPECT_CLEAN_ERROR(r);
 }
 
-// The committed records: each finished one adds up to its journal and (for
-// circles) verifies; none is rerun here (--records runs them in minutes).
+// The committed records: each finished one adds up to its journal, (for
+// circles) verifies, and agrees with its cross-check (the circles' multiplier
+// method takes 0.1 s); none is rerun here (--records runs them in minutes).
 TEST(Records, TheCommittedRecordsAddUp) {
+  const ScratchPath out("records_committed_out");
+  fs::create_directories(out.path());
   magic::RecordsOptions ro;
   ro.dir = std::string(MAGIC_SOURCE_DIR) + "/data/records";
+  ro.self = MAGIC_BIN;
+  ro.out_dir = out.str();
   ro.rerun_seconds = 0;  // never rerun in the unit suite
   const auto checks = magic::check_records(ro);
   EXPECT_GE(checks.size(), 4u);
@@ -158,6 +216,9 @@ TEST(Records, TheCommittedRecordsAddUp) {
     std::string lines;
     for (const auto& l : c.checks) lines += l + "\n";
     EXPECT_NE(c.status, "differs") << c.name << "\n" << lines;
+    if (fs::exists(fs::path(ro.dir) / c.name / "CROSSCHECK") && c.status == "agrees") {
+      EXPECT_NE(lines.find("gives the same counts and digest"), std::string::npos) << c.name << "\n" << lines;
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -120,6 +121,39 @@ std::string seconds_text(double s) {
   return o.str();
 }
 
+// A CROSSCHECK file: "record NAME" (another folder here) or a magic-enum
+// command, with '#' comments, as in COMMAND.
+struct CrossCheck {
+  std::string record;
+  std::vector<std::string> command;
+};
+
+CrossCheck read_cross_check(const fs::path& path) {
+  const std::string text = read_file(path.string());
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string first, name, extra;
+    if (!(words >> first) || first[0] == '#') continue;
+    if (first != "record") break;
+    if (!(words >> name) || (words >> extra) || name.find('/') != std::string::npos || name == "." || name == "..")
+      throw SpecError(path.string() + ": write \"record NAME\" with NAME a folder beside it, got: " + line);
+    return {name, {}};
+  }
+  try {
+    return {"", record_command(text)};
+  } catch (const SpecError& e) {
+    throw SpecError(path.string() + ": " + e.what());
+  }
+}
+
+std::string describe(const CrossCheck& cc) {
+  if (!cc.record.empty()) return "the record " + cc.record;
+  std::string text = "magic-enum";
+  for (std::size_t i = 1; i < cc.command.size(); ++i) text += " " + cc.command[i];
+  return "`" + text + "`";
+}
+
 class Checker {
  public:
   Checker(const RecordsOptions& opt, const fs::path& folder) : opt_(opt), folder_(folder) {
@@ -142,6 +176,7 @@ class Checker {
     check_solutions(result);
     if (fs::exists(folder_ / "COMMAND")) rerun(r);
     else c_.checks.push_back("rerun: no COMMAND file");
+    if (const auto cc = cross_check_file()) cross_check(r, *cc);
     c_.status = ok_ ? "agrees" : "differs";
     return c_;
   }
@@ -162,6 +197,19 @@ class Checker {
     if (!js.failure.empty()) return fail(js.failure);
     c_.checks.push_back("not finished: " + std::to_string(js.tasks) + " of " + std::to_string(js.expected) +
                         " tasks journalled (rerun its COMMAND to go on)");
+    if (const auto cc = cross_check_file()) c_.checks.push_back("cross-check when it is done: " + describe(*cc));
+  }
+
+  // The folder's CROSSCHECK, if it has one; a file that cannot be read fails the record.
+  std::optional<CrossCheck> cross_check_file() {
+    const fs::path path = folder_ / "CROSSCHECK";
+    if (!fs::exists(path)) return std::nullopt;
+    try {
+      return read_cross_check(path);
+    } catch (const SpecError& e) {
+      fail(std::string("cross-check: ") + e.what());
+      return std::nullopt;
+    }
   }
 
   void check_journal(const fs::path& journal, const ShardResult& r) {
@@ -211,6 +259,56 @@ class Checker {
       c_.checks.push_back("rerun: the same counts and digest in " + seconds_text(took) + " (" + json + "); " +
                           std::to_string(nodes) + " nodes against the record's " + std::to_string(r.nodes) +
                           ": the search has changed since");
+  }
+
+  // The record against an independent computation of the same count: another
+  // record (a second run, with another split depth or thread count), or a
+  // command that shares no search code (the circles' multiplier method).
+  void cross_check(const ShardResult& r, const CrossCheck& cc) {
+    const std::string what = describe(cc);
+    ShardResult other;
+    std::string how;
+    if (!cc.record.empty()) {
+      const fs::path result = folder_.parent_path() / cc.record / "result.json";
+      if (!fs::exists(result)) return fail("cross-check: " + what + " has no result.json");
+      other = read_result(result.string());
+      if (!other.exhaustive) return fail("cross-check: " + what + " is not finished");
+      const bool same_threads = other.run.value("threads", 0) == r.run.value("threads", 0);
+      if (other.split_depth == r.split_depth && same_threads)
+        return fail("cross-check: " + what + " ran with the same split depth and threads: not a second run");
+      how = " (split depth " + std::to_string(r.split_depth) + " against " + std::to_string(other.split_depth) +
+            ", threads " + std::to_string(r.run.value("threads", 0)) + " against " +
+            std::to_string(other.run.value("threads", 0)) + ", nodes " + std::to_string(r.nodes) + " against " +
+            std::to_string(other.nodes) + ")";
+    } else {
+      if (opt_.self.empty()) {
+        c_.checks.push_back("cross-check: not run here (no magic-enum to run): " + what);
+        return;
+      }
+      const std::vector<std::string> own = record_command(read_file((folder_ / "COMMAND").string()));
+      if (rerun_args(cc.command, "", "", 0) == rerun_args(own, "", "", 0))
+        return fail("cross-check: it is the record's own command");
+      const std::string json = (fs::path(opt_.out_dir) / (c_.name + ".crosscheck.json")).string();
+      const std::string log = (fs::path(opt_.out_dir) / (c_.name + ".crosscheck.log")).string();
+      if (opt_.on_step) opt_.on_step("cross-checking " + c_.name);
+      const int code = run_and_wait(rerun_args(cc.command, opt_.self, json, opt_.threads), log);
+      if (code != 0) return fail("cross-check exited with " + std::to_string(code) + " (see " + log + ")");
+      other = read_result(json);
+      how = " (" + json + ")";
+    }
+    if (!same_problem(r.problem, other.problem))
+      return fail("cross-check: " + what + " counts another problem: " + other.problem.dump());
+    const std::string diff = differences(r, figures_of(other), false);
+    if (!diff.empty()) return fail("cross-check: " + what + ": " + diff);
+    c_.checks.push_back("cross-check: " + what + " gives the same counts and digest" + how);
+  }
+  // Same name, and every parameter both give is the same, save how each is
+  // searched (a method may add its own figures, as the multipliers).
+  static bool same_problem(const nlohmann::json& a, const nlohmann::json& b) {
+    if (!a.contains("name") || !b.contains("name")) return false;
+    for (const auto& [key, value] : a.items())
+      if (key != "method" && key != "solver" && b.contains(key) && b.at(key) != value) return false;
+    return true;
   }
 
   const RecordsOptions& opt_;

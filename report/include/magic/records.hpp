@@ -9,7 +9,12 @@
 //             with an intact checksum, cover every task and add up to the
 //             result's counts, digest and nodes;
 //   verify    a result that lists its solutions passes the independent
-//             checker (magic-enum verify).
+//             checker (magic-enum verify);
+//   cross-check  a folder with a CROSSCHECK file names an independent
+//             computation of its count: "record NAME" (a second run in
+//             folder NAME, with another split depth or thread count) or a
+//             magic-enum command sharing no search code (the circles'
+//             multiplier method), run here.  Counts and digest must agree.
 //
 // A folder with a journal but no result.json is a run still under way:
 // reported with its progress, and not a failure.
