@@ -12,7 +12,7 @@ if(rc EQUAL 0 AND NOT head STREQUAL "")
   set(rev "${head}")
   # status, not diff-index: a file touched but not changed is not a change.
   execute_process(
-    COMMAND git -C "${SRC}" status --porcelain --untracked-files=no -- engine apps report checker cmake CMakeLists.txt
+    COMMAND git -C "${SRC}" --no-optional-locks status --porcelain --untracked-files=no -- engine apps report checker cmake CMakeLists.txt
     OUTPUT_VARIABLE changes OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0 OR NOT changes STREQUAL "")
     string(APPEND rev "-dirty")
