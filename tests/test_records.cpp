@@ -137,6 +137,28 @@ TEST(Records, ARunStillUnderWayIsReportedNotFailed) {
   EXPECT_NE(s.out.find("stretch that was stopped"), std::string::npos) << s.out;
 }
 
+// Running is no excuse: a running record whose journal or CROSSCHECK is
+// broken fails the check.
+TEST(Records, ARunningRecordWithABrokenJournalOrCrossCheckFails) {
+  const ScratchPath records("records_running_bad"), out("records_running_bad_out");
+  make_record(records / "star-9", "star --n 9", true);
+  fs::remove(records / "star-9" / "result.json");
+  write(records / "star-9" / "CROSSCHECK", "record ../elsewhere\n");
+  CliRun r = check(records, out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("star-9: differs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DIFFERS: cross-check: "), std::string::npos) << r.out;
+
+  fs::remove(records / "star-9" / "CROSSCHECK");
+  std::string j = slurp(records / "star-9" / "journal.jsonl");
+  j.insert(j.find("\"nodes\":") + 8, "1");
+  write(records / "star-9" / "journal.jsonl", j);
+  r = check(records, out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("star-9: differs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("checksum mismatch"), std::string::npos) << r.out;
+}
+
 // A CROSSCHECK names an independent computation of the same count: another
 // record made with another split, or a command that shares no search code.
 TEST(Records, ACrossCheckMustGiveTheSameCountsAndDigest) {

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -164,31 +164,36 @@ class Checker {
     const fs::path result = folder_ / "result.json", journal = folder_ / "journal.jsonl";
     if (!fs::exists(result)) {
       running(journal);
-      return c_;
+      return ended("running");
     }
     const ShardResult r = read_result(result.string());
     if (!r.exhaustive && fs::exists(journal)) {  // a stretch stopped by an interrupt wrote it
       running(journal);
       c_.checks.push_back("result.json is that of a stretch that was stopped (not exhaustive)");
-      return c_;
+      return ended("running");
     }
     if (fs::exists(journal)) check_journal(journal, r);
     check_solutions(result);
     if (fs::exists(folder_ / "COMMAND")) rerun(r);
     else c_.checks.push_back("rerun: no COMMAND file");
     if (const auto cc = cross_check_file()) cross_check(r, *cc);
-    c_.status = ok_ ? "agrees" : "differs";
-    return c_;
+    return ended("agrees");
   }
 
  private:
+  // A record still running fails too when a check of it failed (a broken
+  // journal or CROSSCHECK).
+  RecordCheck ended(const char* status) {
+    c_.status = ok_ ? status : "differs";
+    return c_;
+  }
+
   void fail(const std::string& what) {
     ok_ = false;
     c_.checks.push_back("DIFFERS: " + what);
   }
 
   void running(const fs::path& journal) {
-    c_.status = "running";
     if (!fs::exists(journal)) {
       c_.checks.push_back("no result.json and no journal: nothing to check");
       return;
@@ -285,8 +290,9 @@ class Checker {
         c_.checks.push_back("cross-check: not run here (no magic-enum to run): " + what);
         return;
       }
-      const std::vector<std::string> own = record_command(read_file((folder_ / "COMMAND").string()));
-      if (rerun_args(cc.command, "", "", 0) == rerun_args(own, "", "", 0))
+      const fs::path command = folder_ / "COMMAND";
+      if (fs::exists(command) &&
+          rerun_args(cc.command, "", "", 0) == rerun_args(record_command(read_file(command.string())), "", "", 0))
         return fail("cross-check: it is the record's own command");
       const std::string json = (fs::path(opt_.out_dir) / (c_.name + ".crosscheck.json")).string();
       const std::string log = (fs::path(opt_.out_dir) / (c_.name + ".crosscheck.log")).string();
