@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -59,6 +60,7 @@ TEST_P(Merge, ShardsMergeToTheWholeRun) {
     EXPECT_EQ(merged.at("run").at("shards_merged").size(), m);
     EXPECT_EQ(merged.at("run").at("tasks_run"), whole.at("run").at("tasks_run")) << m;
     EXPECT_EQ(merged.at("run").at("shard"), "0/1");
+    EXPECT_EQ(merged.at("run").at("source"), whole.at("run").at("source")) << m;
   }
 }
 
@@ -120,6 +122,15 @@ TEST(MergeInputs, MixedProblemsVersionsAndBadFilesAreRefused) {
     j["run"]["shard"] = "1/2";
   });
   EXPECT_CLEAN_ERROR(run_cli("merge " + sq + " " + other_version));
+  // Shards built from other commits merge, and the result names them all.
+  const auto other_source = edited("src.json", [](auto& j) {
+    j["run"]["source"] = "0123456789ab";
+    j["run"]["shard"] = "1/2";
+  });
+  const auto both = nlohmann::json::parse(run_cli("merge --json - " + sq + " " + other_source).out);
+  const std::string own = nlohmann::json::parse(std::ifstream(sq)).at("run").at("source").get<std::string>();
+  EXPECT_FALSE(both.at("run").contains("source")) << both.dump();
+  EXPECT_EQ(both.at("run").at("sources_merged"), nlohmann::json(std::set<std::string>{own, "0123456789ab"}));
   const auto negative = edited("n.json", [](auto& j) {
     j["counts"]["unique"] = -5;
     j["run"]["shard"] = "1/2";

@@ -211,6 +211,16 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   run["cpu_seconds"] = cpu;
   run["wall_seconds"] = wall;  // the longest shard: they may have run side by side
   run.erase("threads");        // per shard, not of the merge
+  // Shards built from other commits merge (the digest is the contract), but
+  // then no one commit made the result: each is named instead.
+  std::set<std::string> sources;
+  for (const ShardResult& s : shards)
+    sources.insert(s.run.contains("source") && s.run.at("source").is_string() ? s.run.at("source").get<std::string>()
+                                                                              : "unknown");
+  if (sources.size() > 1) {
+    run.erase("source");
+    run["sources_merged"] = sources;
+  }
   nlohmann::json out = a.extra;
   out.update({{"problem", a.problem}, {"counts", counts}, {"exhaustive", complete}, {"digest", digest.hex()},
               {"run", run}});
