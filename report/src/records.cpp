@@ -247,23 +247,37 @@ class Checker {
       return;
     }
     const std::vector<std::string> cmd = record_command(read_file((folder_ / "COMMAND").string()));
-    const std::string json = (fs::path(opt_.out_dir) / (c_.name + ".json")).string();
-    const std::string log = (fs::path(opt_.out_dir) / (c_.name + ".log")).string();
     if (opt_.on_step) opt_.on_step("rerunning " + c_.name + " (about " + seconds_text(estimate) + ")");
     const auto t0 = std::chrono::steady_clock::now();
-    const int code = run_and_wait(rerun_args(cmd, opt_.self, json, opt_.threads), log);
+    const std::optional<ShardResult> fresh = run_fresh(cmd, "", "rerun");
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (code != 0) return fail("rerun exited with " + std::to_string(code) + " (see " + log + ")");
-    const TaskRecord got = figures_of(read_result(json));
+    if (!fresh) return;
+    const TaskRecord got = figures_of(*fresh);
     const std::string diff = differences(r, got, false);
     if (!diff.empty()) return fail("rerun: " + diff);
     const std::uint64_t nodes = got.nodes;
     if (nodes == r.nodes)
-      c_.checks.push_back("rerun: the same counts, digest and nodes in " + seconds_text(took) + " (" + json + ")");
+      c_.checks.push_back("rerun: the same counts, digest and nodes in " + seconds_text(took) + " (" + fresh->path +
+                          ")");
     else
-      c_.checks.push_back("rerun: the same counts and digest in " + seconds_text(took) + " (" + json + "); " +
+      c_.checks.push_back("rerun: the same counts and digest in " + seconds_text(took) + " (" + fresh->path + "); " +
                           std::to_string(nodes) + " nodes against the record's " + std::to_string(r.nodes) +
                           ": the search has changed since");
+  }
+
+  // Runs a magic-enum command afresh (no journal; its JSON and log go to
+  // out_dir as <folder><suffix>.json and .log).  Its result, or none after
+  // failing the record as `what` exited badly.
+  std::optional<ShardResult> run_fresh(const std::vector<std::string>& cmd, const std::string& suffix,
+                                       const std::string& what) {
+    const fs::path stem = fs::path(opt_.out_dir) / (c_.name + suffix);
+    const std::string json = stem.string() + ".json", log = stem.string() + ".log";
+    const int code = run_and_wait(rerun_args(cmd, opt_.self, json, opt_.threads), log);
+    if (code != 0) {
+      fail(what + " exited with " + std::to_string(code) + " (see " + log + ")");
+      return std::nullopt;
+    }
+    return read_result(json);
   }
 
   // The record against an independent computation of the same count: another
@@ -278,13 +292,12 @@ class Checker {
       if (!fs::exists(result)) return fail("cross-check: " + what + " has no result.json");
       other = read_result(result.string());
       if (!other.exhaustive) return fail("cross-check: " + what + " is not finished");
-      const bool same_threads = other.run.value("threads", 0) == r.run.value("threads", 0);
-      if (other.split_depth == r.split_depth && same_threads)
+      const int threads = r.run.value("threads", 0), other_threads = other.run.value("threads", 0);
+      if (other.split_depth == r.split_depth && other_threads == threads)
         return fail("cross-check: " + what + " ran with the same split depth and threads: not a second run");
       how = " (split depth " + std::to_string(r.split_depth) + " against " + std::to_string(other.split_depth) +
-            ", threads " + std::to_string(r.run.value("threads", 0)) + " against " +
-            std::to_string(other.run.value("threads", 0)) + ", nodes " + std::to_string(r.nodes) + " against " +
-            std::to_string(other.nodes) + ")";
+            ", threads " + std::to_string(threads) + " against " + std::to_string(other_threads) + ", nodes " +
+            std::to_string(r.nodes) + " against " + std::to_string(other.nodes) + ")";
     } else {
       if (opt_.self.empty()) {
         c_.checks.push_back("cross-check: not run here (no magic-enum to run): " + what);
@@ -294,13 +307,11 @@ class Checker {
       if (fs::exists(command) &&
           rerun_args(cc.command, "", "", 0) == rerun_args(record_command(read_file(command.string())), "", "", 0))
         return fail("cross-check: it is the record's own command");
-      const std::string json = (fs::path(opt_.out_dir) / (c_.name + ".crosscheck.json")).string();
-      const std::string log = (fs::path(opt_.out_dir) / (c_.name + ".crosscheck.log")).string();
       if (opt_.on_step) opt_.on_step("cross-checking " + c_.name);
-      const int code = run_and_wait(rerun_args(cc.command, opt_.self, json, opt_.threads), log);
-      if (code != 0) return fail("cross-check exited with " + std::to_string(code) + " (see " + log + ")");
-      other = read_result(json);
-      how = " (" + json + ")";
+      const std::optional<ShardResult> fresh = run_fresh(cc.command, ".crosscheck", "cross-check");
+      if (!fresh) return;
+      other = *fresh;
+      how = " (" + other.path + ")";
     }
     if (!same_problem(r.problem, other.problem))
       return fail("cross-check: " + what + " counts another problem: " + other.problem.dump());

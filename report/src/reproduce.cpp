@@ -291,7 +291,7 @@ std::string report_markdown(const nlohmann::json& report) {
   std::ostringstream o;
   o << "# magic-enum reproduce (" << report.at("mode").get<std::string>() << ")\n\n"
     << "magic-enum " << report.at("version").get<std::string>() << " (source "
-    << report.value("source", std::string("unknown")) << "), " << report.at("compiler").get<std::string>()
+    << report.at("source").get<std::string>() << "), " << report.at("compiler").get<std::string>()
     << ", flags `" << report.at("flags").get<std::string>() << "`.  Our time and the port's time were measured "
     << "in this run, on this machine; the document's time is the document's own, on its own hardware.  "
     << "A run under 50 ms is repeated for 0.2 s and its median shown, ours and the port's alike.\n\n"
