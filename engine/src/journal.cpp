@@ -1,5 +1,6 @@
 #include "magic/journal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -13,9 +14,11 @@
 namespace magic {
 namespace {
 
-// A journal line is one task record: far below this.  The header holds the
-// problem, which for `complete` includes a grid of at most 64 x 64 numbers.
-constexpr std::size_t kMaxLine = std::size_t{1} << 20;
+// A journal line is one task record, with the solutions it lists when the
+// run lists them (a star task can list some thousands).  The header holds
+// the problem, which for `complete` includes a grid of at most 64 x 64
+// numbers.
+constexpr std::size_t kMaxLine = std::size_t{1} << 26;
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -47,14 +50,14 @@ bool checksum_holds(nlohmann::json j) {
 
 }  // namespace
 
-Journal::Journal(std::string path, nlohmann::json header, double flush_interval_seconds)
+Journal::Journal(std::string path, nlohmann::json header, double flush_interval_seconds, std::uint64_t listing)
     : path_(std::move(path)),
       header_(std::move(header)),
       interval_(flush_interval_seconds),
       last_flush_(std::chrono::steady_clock::now()) {
   header_["journal"] = 1;
   header_["version"] = MAGIC_VERSION;
-  const bool fresh = !read_existing();
+  const bool fresh = !read_existing(listing);
   open_for_append(fresh);
 }
 
@@ -112,6 +115,12 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
       if (!rec) throw corrupt("line " + std::to_string(line_no) + ": bad digest");
       if (task >= tasks) throw corrupt("task " + std::to_string(task) + " is out of range");
       if (!c.done.emplace(task, *rec).second) throw corrupt("task " + std::to_string(task) + " is recorded twice");
+      if (j.contains("solutions")) {
+        const nlohmann::json& list = j.at("solutions");
+        if (!list.is_array() || list.size() > rec->unique)
+          throw corrupt("line " + std::to_string(line_no) + ": solutions must be a list of at most unique entries");
+        c.solutions[task] = list.get<std::vector<nlohmann::json>>();
+      }
     }
     c.good_end += line.size() + (whole ? 1 : 0);
   }
@@ -121,15 +130,51 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
 
 // Takes what an earlier run finished, and cuts a torn end off so the next
 // record starts on a line of its own.  False: no journal yet.
-bool Journal::read_existing() {
+bool Journal::read_existing(std::uint64_t listing) {
   std::optional<JournalContents> c = read_journal(path_, &header_);
   if (!c) return false;
   done_ = std::move(c->done);
-  resumed_ = done_.size();
-  saved_ = resumed_;
+  solutions_ = std::move(c->solutions);
   if (::truncate(path_.c_str(), static_cast<off_t>(c->good_end)) != 0)
     throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
+  drop_unlisted(listing);
+  resumed_ = done_.size();
+  saved_ = resumed_;
   return true;
+}
+
+const std::vector<nlohmann::json>& Journal::solutions(std::uint64_t task) const {
+  static const std::vector<nlohmann::json> none;
+  const auto it = solutions_.find(task);
+  return it == solutions_.end() ? none : it->second;
+}
+
+// Rewrites the journal without the records that list too few solutions for
+// this run (temp file and rename: a kill leaves the old journal or the new).
+void Journal::drop_unlisted(std::uint64_t listing) {
+  if (!listing) return;
+  for (auto it = done_.begin(); it != done_.end();) {
+    if (solutions(it->first).size() < std::min(it->second.unique, listing)) {
+      dropped_.insert(*it);
+      solutions_.erase(it->first);
+      it = done_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (dropped_.empty()) return;
+  AtomicFile out(path_);
+  out.write(header_.dump() + "\n");
+  for (const auto& [task, rec] : done_) out.write(line(task, rec, solutions_.count(task) ? &solutions_.at(task) : nullptr));
+  out.commit();
+}
+
+std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {
+  nlohmann::json j = to_json(rec);
+  j["task"] = task;
+  if (solutions) j["solutions"] = *solutions;
+  j["sum"] = checksum(j);
+  return j.dump() + "\n";
 }
 
 void Journal::open_for_append(bool fresh) {
@@ -141,12 +186,15 @@ void Journal::open_for_append(bool fresh) {
   }
 }
 
-void Journal::record(std::uint64_t task, const TaskRecord& rec) {
-  nlohmann::json j = to_json(rec);
-  j["task"] = task;
-  j["sum"] = checksum(j);
-  pending_ += j.dump();
-  pending_ += '\n';
+void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {
+  if (const auto old = dropped_.find(task); old != dropped_.end()) {
+    const TaskRecord& was = old->second;
+    if (rec.unique != was.unique || rec.total != was.total || !(rec.digest == was.digest) || rec.by_key != was.by_key)
+      throw CheckpointError("task " + std::to_string(task) + " of checkpoint " + path_ +
+                            ", run again for its solutions, gave " + to_json(rec).dump() + " where its record said " +
+                            to_json(was).dump());
+  }
+  pending_ += line(task, rec, solutions);
   ++saved_;
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - last_flush_).count() >= interval_) flush();
