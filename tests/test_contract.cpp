@@ -213,23 +213,28 @@ TEST_P(Contract, StopAfterKeepsTheFirstSolutionsInOrder) {
   }
 }
 
+// A checkpointed run at split depth 3 (at the default depth a small problem
+// is one task, with nothing to stop between) that `stop` ends once a third
+// of its tasks are folded.  One thread folds each task as it finishes, so
+// the stop lands early whatever the load.
+RunOptions stopped_after_a_third(const ScratchPath& journal, std::atomic<bool>& stop) {
+  RunOptions ro{.threads = 1, .split_depth = 3};
+  ro.checkpoint = journal.str();
+  ro.checkpoint_interval = 0;
+  ro.interrupt = &stop;
+  ro.progress_interval = 0;
+  ro.on_progress = [&stop](const magic::Progress& p) {
+    if (p.tasks_done * 3 > p.tasks_total) stop = true;
+  };
+  return ro;
+}
+
 TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
-  // Depth 3: at the default depth a small problem is one task, with nothing to stop between.
   const auto whole = GetParam().run({.split_depth = 3});
   const ScratchPath path("contract_" + GetParam().name);
   std::atomic<bool> stop{false};
   std::uint64_t resumed = 0;
-  RunOptions ro{.threads = 1, .split_depth = 3};
-  ro.checkpoint = path.str();
-  ro.checkpoint_interval = 0;
-  ro.interrupt = &stop;
-  ro.progress_interval = 0;
-  // One thread folds each task as it finishes, so the stop lands early
-  // whatever the load.
-  ro.on_progress = [&](const magic::Progress& p) {
-    if (p.tasks_done * 3 > p.tasks_total) stop = true;
-  };
-  const auto part = GetParam().run(ro);
+  const auto part = GetParam().run(stopped_after_a_third(path, stop));
   EXPECT_TRUE(part.interrupted);
   EXPECT_FALSE(part.exhaustive);
   EXPECT_GT(part.tasks_saved, 0u);
@@ -253,15 +258,7 @@ TEST_P(Contract, CheckpointListsTheSolutionsOfResumedTasks) {
     const std::string what = "first stretch lists " + std::to_string(first_listing);
     const ScratchPath path("contract_listed_" + GetParam().name);
     std::atomic<bool> stop{false};
-    RunOptions ro{.threads = 1, .split_depth = 3};
-    ro.checkpoint = path.str();
-    ro.checkpoint_interval = 0;
-    ro.interrupt = &stop;
-    ro.progress_interval = 0;
-    ro.on_progress = [&](const magic::Progress& p) {
-      if (p.tasks_done * 3 > p.tasks_total) stop = true;
-    };
-    const auto part = run_with_solutions(GetParam().run, ro, first_listing).first;
+    const auto part = run_with_solutions(GetParam().run, stopped_after_a_third(path, stop), first_listing).first;
     EXPECT_TRUE(part.interrupted) << what;
     RunOptions again{.threads = 3, .split_depth = 3};
     again.checkpoint = path.str();
