@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <stdexcept>
 #include <unistd.h>
 
 #include "magic/build_info.hpp"
@@ -50,14 +51,14 @@ bool checksum_holds(nlohmann::json j) {
 
 }  // namespace
 
-Journal::Journal(std::string path, nlohmann::json header, double flush_interval_seconds, std::uint64_t listing)
+Journal::Journal(std::string path, nlohmann::json header, double flush_interval_seconds)
     : path_(std::move(path)),
       header_(std::move(header)),
       interval_(flush_interval_seconds),
       last_flush_(std::chrono::steady_clock::now()) {
   header_["journal"] = 1;
   header_["version"] = MAGIC_VERSION;
-  const bool fresh = !read_existing(listing);
+  const bool fresh = !read_existing();
   open_for_append(fresh);
 }
 
@@ -130,14 +131,13 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
 
 // Takes what an earlier run finished, and cuts a torn end off so the next
 // record starts on a line of its own.  False: no journal yet.
-bool Journal::read_existing(std::uint64_t listing) {
+bool Journal::read_existing() {
   std::optional<JournalContents> c = read_journal(path_, &header_);
   if (!c) return false;
   done_ = std::move(c->done);
   solutions_ = std::move(c->solutions);
   if (::truncate(path_.c_str(), static_cast<off_t>(c->good_end)) != 0)
     throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
-  drop_unlisted(listing);
   resumed_ = done_.size();
   saved_ = resumed_;
   return true;
@@ -149,10 +149,11 @@ const std::vector<nlohmann::json>& Journal::solutions(std::uint64_t task) const 
   return it == solutions_.end() ? none : it->second;
 }
 
-// Rewrites the journal without the records that list too few solutions for
-// this run (temp file and rename: a kill leaves the old journal or the new).
+// The file is rewritten (temp file and rename: a kill leaves the old journal
+// or the new) and reopened for appending.
 void Journal::drop_unlisted(std::uint64_t listing) {
   if (!listing) return;
+  if (saved_ != resumed_) throw std::logic_error("drop_unlisted after a record");
   for (auto it = done_.begin(); it != done_.end();) {
     if (solutions(it->first).size() < std::min(it->second.unique, listing)) {
       dropped_.insert(*it);
@@ -167,6 +168,10 @@ void Journal::drop_unlisted(std::uint64_t listing) {
   out.write(header_.dump() + "\n");
   for (const auto& [task, rec] : done_) out.write(line(task, rec, solutions_.count(task) ? &solutions_.at(task) : nullptr));
   out.commit();
+  resumed_ = saved_ = done_.size();
+  if (fd_ >= 0) ::close(fd_);  // it holds the file the rename replaced
+  fd_ = -1;
+  open_for_append(false);
 }
 
 std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {

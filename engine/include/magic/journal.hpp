@@ -50,11 +50,8 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
 class Journal {
  public:
   // Opens `path` for a run described by `header` (which must hold "tasks"):
-  // reads the tasks an earlier run finished, or starts a new journal.  A run
-  // that lists `listing` solutions (0: none) drops, and runs again, every
-  // task whose record lists fewer than min(unique, listing) of them.
-  Journal(std::string path, nlohmann::json header, double flush_interval_seconds = 2.0,
-          std::uint64_t listing = 0);
+  // reads the tasks an earlier run finished, or starts a new journal.
+  Journal(std::string path, nlohmann::json header, double flush_interval_seconds = 2.0);
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
@@ -64,6 +61,10 @@ class Journal {
   const std::map<std::uint64_t, TaskRecord>& done() const { return done_; }
   // The solutions a finished task's record lists (none: empty).
   const std::vector<nlohmann::json>& solutions(std::uint64_t task) const;
+  // For a run that lists `listing` solutions (0: none): drops every record
+  // that lists fewer than min(unique, listing), from memory and from the
+  // file, so those tasks run again.  Before the first record().
+  void drop_unlisted(std::uint64_t listing);
   // Tasks dropped to be run again for their solutions.
   std::uint64_t dropped() const { return dropped_.size(); }
   std::uint64_t resumed() const { return resumed_; }
@@ -79,8 +80,7 @@ class Journal {
 
  private:
   static std::string line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions);
-  bool read_existing(std::uint64_t listing);
-  void drop_unlisted(std::uint64_t listing);
+  bool read_existing();
   void open_for_append(bool fresh);
 
   std::string path_;

@@ -201,11 +201,12 @@ std::unique_ptr<Journal> open_journal(const P& p, const RunOptions& opt, const R
       {"split_depth", r.split_depth},
       {"shard", to_string(Shard{r.shard_index, r.shard_count})},
       {"tasks", r.tasks}};
-  auto journal = std::make_unique<Journal>(opt.checkpoint, header, opt.checkpoint_interval, opt.solutions);
+  auto journal = std::make_unique<Journal>(opt.checkpoint, header, opt.checkpoint_interval);
   for (const auto& [task, rec] : journal->done())
     if (task % r.shard_count != r.shard_index)
       throw CheckpointError("checkpoint " + opt.checkpoint + " is corrupt: task " + std::to_string(task) +
                             " is not in shard " + header.at("shard").get<std::string>());
+  journal->drop_unlisted(opt.solutions);
   if (journal->resumed() && opt.on_resume) opt.on_resume(journal->resumed());
   return journal;
 }
