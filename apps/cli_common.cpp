@@ -93,7 +93,7 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
   app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m (m < 2^32)")
       ->default_str("0/1");
   app->add_option("--checkpoint", c.checkpoint,
-                  "journal finished tasks to FILE; rerunning the same command resumes from it")
+                  "journal finished tasks, with the solutions they list, to FILE; rerunning the same command resumes from it")
       ->check(file_name());
   app->add_option("--checkpoint-interval", c.checkpoint_interval,
                   "most seconds between syncs of the checkpoint journal to disk (default 2)")
@@ -131,13 +131,9 @@ bool summary_on_stdout(const Common& c) {
   return !c.quiet && c.json != "-" && c.solutions_file != "-" && c.svg != "-";
 }
 
-void check_outputs(const Common& c, std::uint64_t want) {
+void check_outputs(const Common& c) {
   if (!c.checkpoint.empty()) {
     if (c.checkpoint == "-") throw UsageError("--checkpoint needs a file, not stdout");
-    if (want || !c.solutions_file.empty())
-      throw UsageError("--checkpoint cannot be combined with --solutions or --solutions-file "
-                       "(the journal keeps counts, not solutions)");
-    if (!c.svg.empty()) throw UsageError("--checkpoint cannot be combined with --svg (resumed tasks bring no solutions to draw)");
     if (c.limit) throw UsageError("--checkpoint cannot be combined with --limit (a stopped search is not a set of whole tasks)");
   }
   const std::vector<Output> outs{

@@ -76,7 +76,7 @@ magic::Shard parse_shard(const std::string& text);  // "i/m", strictly; a UsageE
 // Before any work: output paths distinct from each other and from the
 // checkpoint, at most one stream on stdout, and the option mixes that
 // cannot work.  UsageError otherwise.
-void check_outputs(const Common& c, std::uint64_t want);
+void check_outputs(const Common& c);
 // Whether the human summary goes to stdout (nothing else does, and not --quiet).
 bool summary_on_stdout(const Common& c);
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,

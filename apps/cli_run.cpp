@@ -79,7 +79,7 @@ int execute_problem(const P& p, const Common& c, const Printer& pr) {
   if (!cluster::primary()) return serve_problem(p, c);
   const ReleaseWorkers release;
   const std::uint64_t want = solutions_wanted(c);
-  check_outputs(c, want);
+  check_outputs(c);
   const nlohmann::json problem = p.describe();
   magic::ResultWriter out(c.json, c.solutions_file, want > 0 && !c.json.empty());
   out.begin(problem);

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -73,4 +75,36 @@ TEST(CliCircle, NoProgressLineWhenStderrIsNotATerminal) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("unique 20"), std::string::npos);
+}
+
+// A checkpointed record run lists its circles like a plain run: from its
+// journal when resumed, and by running again the tasks of a journal written
+// without them.  The listed circles pass `verify`.
+TEST(CliCircle, ACheckpointedRunListsItsCircles) {
+  const std::string run = "circle --n 14 -t 2 --json - --solutions all";
+  const auto plain = nlohmann::json::parse(run_cli(run).out);
+  ASSERT_EQ(plain.at("solutions").size(), 20u);
+  const ScratchPath ck("cli_circle_ck"), result("cli_circle_result");
+  const auto first = run_cli(run + " --checkpoint " + ck.str());
+  ASSERT_EQ(first.code, 0) << first.err;
+  const auto resumed = run_cli(run + " --checkpoint " + ck.str());
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  const auto all_resumed = nlohmann::json::parse(resumed.out);
+  EXPECT_EQ(all_resumed.at("run").at("tasks_resumed"), all_resumed.at("run").at("tasks"));
+  // A journal without lists: the tasks that found circles run again.
+  ASSERT_EQ(run_cli("circle --n 14 -t 2 -q --checkpoint " + ck.str() + ".bare").code, 0);
+  const auto relisted =
+      run_cli("circle --n 14 -t 2 --solutions all -q --checkpoint " + ck.str() + ".bare --json " + result.str());
+  std::filesystem::remove(ck.str() + ".bare");
+  ASSERT_EQ(relisted.code, 0) << relisted.err;
+  for (const auto& got : {nlohmann::json::parse(first.out), all_resumed}) {
+    EXPECT_EQ(got.at("solutions"), plain.at("solutions"));
+    EXPECT_EQ(got.at("digest"), plain.at("digest"));
+  }
+  std::ifstream in(result.str());
+  const auto again = nlohmann::json::parse(in);
+  EXPECT_EQ(again.at("solutions"), plain.at("solutions"));
+  EXPECT_LT(again.at("run").at("tasks_resumed").get<int>(), again.at("run").at("tasks").get<int>());
+  const auto verified = run_cli("verify " + result.str());
+  EXPECT_EQ(verified.code, 0) << verified.out << verified.err;
 }

@@ -61,7 +61,7 @@ TEST_F(Hardening, OutputPathsAreCheckedBeforeAnyWork) {
   EXPECT_CLEAN_ERROR(run_cli("square --order 3 --checkpoint " + dir.str()));
   EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json " + dir.str()));
   EXPECT_CLEAN_ERROR(run_cli("square --order 3 --limit 2 --checkpoint " + at("ck")));
-  EXPECT_CLEAN_ERROR(run_cli("circle --n 8 --svg " + at("c.svg") + " --checkpoint " + at("ck")));
+  EXPECT_CLEAN_ERROR(run_cli("circle --n 8 --svg " + at("ck") + " --checkpoint " + at("ck")));
   EXPECT_FALSE(fs::exists(x));
   EXPECT_FALSE(fs::exists(at("ck")));
   // --svg - alone on stdout: the summary steps aside, so stdout is one SVG.

@@ -213,23 +213,28 @@ TEST_P(Contract, StopAfterKeepsTheFirstSolutionsInOrder) {
   }
 }
 
+// A checkpointed run at split depth 3 (at the default depth a small problem
+// is one task, with nothing to stop between) that `stop` ends once a third
+// of its tasks are folded.  One thread folds each task as it finishes, so
+// the stop lands early whatever the load.
+RunOptions stopped_after_a_third(const ScratchPath& journal, std::atomic<bool>& stop) {
+  RunOptions ro{.threads = 1, .split_depth = 3};
+  ro.checkpoint = journal.str();
+  ro.checkpoint_interval = 0;
+  ro.interrupt = &stop;
+  ro.progress_interval = 0;
+  ro.on_progress = [&stop](const magic::Progress& p) {
+    if (p.tasks_done * 3 > p.tasks_total) stop = true;
+  };
+  return ro;
+}
+
 TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
-  // Depth 3: at the default depth a small problem is one task, with nothing to stop between.
   const auto whole = GetParam().run({.split_depth = 3});
   const ScratchPath path("contract_" + GetParam().name);
   std::atomic<bool> stop{false};
   std::uint64_t resumed = 0;
-  RunOptions ro{.threads = 1, .split_depth = 3};
-  ro.checkpoint = path.str();
-  ro.checkpoint_interval = 0;
-  ro.interrupt = &stop;
-  ro.progress_interval = 0;
-  // One thread folds each task as it finishes, so the stop lands early
-  // whatever the load.
-  ro.on_progress = [&](const magic::Progress& p) {
-    if (p.tasks_done * 3 > p.tasks_total) stop = true;
-  };
-  const auto part = GetParam().run(ro);
+  const auto part = GetParam().run(stopped_after_a_third(path, stop));
   EXPECT_TRUE(part.interrupted);
   EXPECT_FALSE(part.exhaustive);
   EXPECT_GT(part.tasks_saved, 0u);
@@ -242,6 +247,29 @@ TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
   EXPECT_EQ(rest.tasks_resumed, part.tasks_saved);
   EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks);
   expect_same(rest, whole, "resumed");
+}
+
+// A checkpointed run that lists solutions hands them out in task order
+// across a stop and a resume on another thread count, and so does one that
+// resumes a journal written without them (those tasks are run again).
+TEST_P(Contract, CheckpointListsTheSolutionsOfResumedTasks) {
+  const auto [whole, ref] = run_with_solutions(GetParam().run, {.threads = 1, .split_depth = 3}, 200);
+  for (std::uint64_t first_listing : {200u, 0u}) {
+    const std::string what = "first stretch lists " + std::to_string(first_listing);
+    const ScratchPath path("contract_listed_" + GetParam().name);
+    std::atomic<bool> stop{false};
+    const auto part = run_with_solutions(GetParam().run, stopped_after_a_third(path, stop), first_listing).first;
+    EXPECT_TRUE(part.interrupted) << what;
+    RunOptions again{.threads = 3, .split_depth = 3};
+    again.checkpoint = path.str();
+    const auto [rest, listed] = run_with_solutions(GetParam().run, again, 200);
+    expect_same(rest, whole, what);
+    EXPECT_EQ(listed, ref) << what;
+    EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks) << what;
+    if (first_listing) {
+      EXPECT_EQ(rest.tasks_resumed, part.tasks_saved) << what;
+    }
+  }
 }
 
 RunOptions forced_split(RunOptions ro, std::uint64_t budget) {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -169,6 +170,8 @@ TEST_F(JournalTest, BadLinesAreRefused) {
        }()},
       {"no checksum", head + nlohmann::json(good).dump() + "\n"},
       {"deep", head + std::string(100000, '[') + std::string(100000, ']') + "\n" + line(good)},
+      {"solutions not a list", head + with("solutions", "all")},
+      {"more solutions than unique", head + with("solutions", nlohmann::json::array({1, 2}))},
   };
   spit(path, head + with("unique", 1));  // the control: both lines are good
   EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 2u);
@@ -176,6 +179,70 @@ TEST_F(JournalTest, BadLinesAreRefused) {
     spit(path, content);
     EXPECT_THROW(magic::Journal(path, kHeader, 0), magic::CheckpointError) << "case: " << name;
   }
+}
+
+// A run that lists solutions keeps each task's list in its record; the
+// record's checksum covers it.
+TEST_F(JournalTest, ListedSolutionsAreKeptWithTheirTask) {
+  const std::vector<nlohmann::json> two{nlohmann::json::array({1, 2}), nlohmann::json::array({3, 4})};
+  {
+    magic::Journal j(path, kHeader, 0);
+    j.drop_unlisted(5);
+    j.record(0, record(2), &two);
+    j.record(4, record(0), nullptr);
+  }
+  const auto c = magic::read_journal(path);
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->solutions.size(), 1u);
+  EXPECT_EQ(c->solutions.at(0), two);
+  magic::Journal again(path, kHeader, 0);
+  again.drop_unlisted(5);
+  EXPECT_EQ(again.resumed(), 2u);
+  EXPECT_EQ(again.dropped(), 0u);
+  EXPECT_EQ(again.solutions(0), two);
+  EXPECT_TRUE(again.solutions(4).empty());
+}
+
+// A record that lists fewer solutions than the run hands out, min(unique,
+// listing), is dropped from the file and its task runs again; that task
+// must come out as the dropped record said.
+TEST_F(JournalTest, RecordsListingTooFewSolutionsAreDroppedAndMustComeOutTheSame) {
+  three_tasks();  // tasks 0, 3, 7 with unique 1, 2, 3, and no lists
+  const std::vector<nlohmann::json> one{nlohmann::json::array({9})};
+  const std::vector<nlohmann::json> two{nlohmann::json::array({9}), nlohmann::json::array({8})};
+  {
+    magic::Journal j(path, kHeader, 0);
+    j.drop_unlisted(1);  // lists one solution: every task with unique >= 1 lacks it
+    EXPECT_EQ(j.resumed(), 0u);
+    EXPECT_EQ(j.dropped(), 3u);
+    j.record(3, record(2), &one);
+    magic::TaskRecord other = record(3);  // task 7's old record, with another digest
+    other.digest.lo ^= 1;
+    EXPECT_THROW(j.record(7, other, &one), magic::CheckpointError);
+  }
+  // The file was rewritten without them: a run that lists nothing reads task 3 alone.
+  const auto c = magic::read_journal(path);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->done.size(), 1u);
+  EXPECT_EQ(c->solutions.at(3), one);
+  // One listed solution is enough for a run that lists one, not for one that lists two.
+  auto opened = [&](std::uint64_t listing) {
+    auto j = std::make_unique<magic::Journal>(path, kHeader, 0);
+    j->drop_unlisted(listing);
+    return j;
+  };
+  EXPECT_EQ(opened(1)->resumed(), 1u);
+  {
+    // After a drop the journal appends to the rewritten file.
+    const auto j = opened(2);
+    EXPECT_EQ(j->dropped(), 1u);
+    EXPECT_EQ(j->resumed(), 0u);
+    j->record(3, record(2), &two);
+  }
+  const auto reread = magic::read_journal(path);
+  ASSERT_TRUE(reread);
+  EXPECT_EQ(reread->done.size(), 1u);
+  EXPECT_EQ(reread->solutions.at(3), two);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "magic/journal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <stdexcept>
 #include <unistd.h>
 
 #include "magic/build_info.hpp"
@@ -13,9 +15,11 @@
 namespace magic {
 namespace {
 
-// A journal line is one task record: far below this.  The header holds the
-// problem, which for `complete` includes a grid of at most 64 x 64 numbers.
-constexpr std::size_t kMaxLine = std::size_t{1} << 20;
+// A journal line is one task record, with the solutions it lists when the
+// run lists them (a star task can list some thousands).  The header holds
+// the problem, which for `complete` includes a grid of at most 64 x 64
+// numbers.
+constexpr std::size_t kMaxLine = std::size_t{1} << 26;
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -112,6 +116,12 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
       if (!rec) throw corrupt("line " + std::to_string(line_no) + ": bad digest");
       if (task >= tasks) throw corrupt("task " + std::to_string(task) + " is out of range");
       if (!c.done.emplace(task, *rec).second) throw corrupt("task " + std::to_string(task) + " is recorded twice");
+      if (j.contains("solutions")) {
+        const nlohmann::json& list = j.at("solutions");
+        if (!list.is_array() || list.size() > rec->unique)
+          throw corrupt("line " + std::to_string(line_no) + ": solutions must be a list of at most unique entries");
+        c.solutions[task] = list.get<std::vector<nlohmann::json>>();
+      }
     }
     c.good_end += line.size() + (whole ? 1 : 0);
   }
@@ -125,11 +135,51 @@ bool Journal::read_existing() {
   std::optional<JournalContents> c = read_journal(path_, &header_);
   if (!c) return false;
   done_ = std::move(c->done);
-  resumed_ = done_.size();
-  saved_ = resumed_;
+  solutions_ = std::move(c->solutions);
   if (::truncate(path_.c_str(), static_cast<off_t>(c->good_end)) != 0)
     throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
+  resumed_ = done_.size();
+  saved_ = resumed_;
   return true;
+}
+
+const std::vector<nlohmann::json>& Journal::solutions(std::uint64_t task) const {
+  static const std::vector<nlohmann::json> none;
+  const auto it = solutions_.find(task);
+  return it == solutions_.end() ? none : it->second;
+}
+
+// The file is rewritten (temp file and rename: a kill leaves the old journal
+// or the new) and reopened for appending.
+void Journal::drop_unlisted(std::uint64_t listing) {
+  if (!listing) return;
+  if (saved_ != resumed_) throw std::logic_error("drop_unlisted after a record");
+  for (auto it = done_.begin(); it != done_.end();) {
+    if (solutions(it->first).size() < std::min(it->second.unique, listing)) {
+      dropped_.insert(*it);
+      solutions_.erase(it->first);
+      it = done_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (dropped_.empty()) return;
+  AtomicFile out(path_);
+  out.write(header_.dump() + "\n");
+  for (const auto& [task, rec] : done_) out.write(line(task, rec, solutions_.count(task) ? &solutions_.at(task) : nullptr));
+  out.commit();
+  resumed_ = saved_ = done_.size();
+  if (fd_ >= 0) ::close(fd_);  // it holds the file the rename replaced
+  fd_ = -1;
+  open_for_append(false);
+}
+
+std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {
+  nlohmann::json j = to_json(rec);
+  j["task"] = task;
+  if (solutions) j["solutions"] = *solutions;
+  j["sum"] = checksum(j);
+  return j.dump() + "\n";
 }
 
 void Journal::open_for_append(bool fresh) {
@@ -141,12 +191,15 @@ void Journal::open_for_append(bool fresh) {
   }
 }
 
-void Journal::record(std::uint64_t task, const TaskRecord& rec) {
-  nlohmann::json j = to_json(rec);
-  j["task"] = task;
-  j["sum"] = checksum(j);
-  pending_ += j.dump();
-  pending_ += '\n';
+void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {
+  if (const auto old = dropped_.find(task); old != dropped_.end()) {
+    const TaskRecord& was = old->second;
+    if (rec.unique != was.unique || rec.total != was.total || !(rec.digest == was.digest) || rec.by_key != was.by_key)
+      throw CheckpointError("task " + std::to_string(task) + " of checkpoint " + path_ +
+                            ", run again for its solutions, gave " + to_json(rec).dump() + " where its record said " +
+                            to_json(was).dump());
+  }
+  pending_ += line(task, rec, solutions);
   ++saved_;
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - last_flush_).count() >= interval_) flush();

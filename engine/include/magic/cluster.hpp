@@ -323,8 +323,7 @@ class Coordinator {
       chunk_ = std::move(next);
       sel_ = select_tasks(chunk_.first, chunk_.states.size(), {r_.shard_index, r_.shard_count},
                           [&](std::uint64_t i) { return ck_ && ck_->has(i); });
-      for (std::uint64_t i : sel_.resumed) merger_->resume(ck_->done().at(i));
-      merger_->begin_chunk(sel_.run);
+      merger_->begin_chunk(sel_.run, sel_.resumed);
       sent_ = returned_ = 0;
     }
   }

@@ -8,6 +8,12 @@
 //   {"task":1,...}
 //   {"task":2,"uni                                   <- torn by a kill: ignored, cut off
 //
+// A run that lists solutions also writes each task's listed solutions into
+// its record ("solutions":[...]), so a resumed run lists them in task order
+// as if it had never stopped.  A record that lists fewer than such a run
+// needs (a journal written without them) is dropped, and its task is run
+// again; the new record must then give the same counts and digest.
+//
 // Lines are written and fsync'd in batches, at least every `flush_interval`
 // seconds and on flush().  A header that does not match the run, a line
 // that cannot be read before the last one, or a duplicate or out-of-range
@@ -18,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +37,7 @@ namespace magic {
 struct JournalContents {
   nlohmann::json header;
   std::map<std::uint64_t, TaskRecord> done;
+  std::map<std::uint64_t, std::vector<nlohmann::json>> solutions;  // of the records that list them
   std::uint64_t good_end = 0;  // bytes up to the end of the last intact line
 };
 // Reads a journal without opening it for a run; a torn last line is left
@@ -51,16 +59,27 @@ class Journal {
   bool has(std::uint64_t task) const { return done_.count(task) != 0; }
   // The tasks an earlier run finished.
   const std::map<std::uint64_t, TaskRecord>& done() const { return done_; }
+  // The solutions a finished task's record lists (none: empty).
+  const std::vector<nlohmann::json>& solutions(std::uint64_t task) const;
+  // For a run that lists `listing` solutions (0: none): drops every record
+  // that lists fewer than min(unique, listing), from memory and from the
+  // file, so those tasks run again.  Before the first record().
+  void drop_unlisted(std::uint64_t listing);
+  // Tasks dropped to be run again for their solutions.
+  std::uint64_t dropped() const { return dropped_.size(); }
   std::uint64_t resumed() const { return resumed_; }
   std::uint64_t saved() const { return saved_; }  // resumed + recorded
-  // Appends a finished task; writes and syncs the batch when it is due.
-  void record(std::uint64_t task, const TaskRecord& rec);
+  // Appends a finished task, with the solutions it lists when the run lists
+  // them; writes and syncs the batch when it is due.  A dropped task must
+  // come out as its old record said (CheckpointError otherwise).
+  void record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions = nullptr);
   // Writes and syncs everything recorded so far.
   void flush();
   // The "sum" of a record line: XXH3 of the line's JSON without "sum".
   static std::string checksum(const nlohmann::json& record_without_sum);
 
  private:
+  static std::string line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions);
   bool read_existing();
   void open_for_append(bool fresh);
 
@@ -71,6 +90,8 @@ class Journal {
   std::string pending_;
   std::chrono::steady_clock::time_point last_flush_;
   std::map<std::uint64_t, TaskRecord> done_;
+  std::map<std::uint64_t, std::vector<nlohmann::json>> solutions_;
+  std::map<std::uint64_t, TaskRecord> dropped_;
   std::uint64_t resumed_ = 0;
   std::uint64_t saved_ = 0;
 };

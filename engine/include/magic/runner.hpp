@@ -206,6 +206,7 @@ std::unique_ptr<Journal> open_journal(const P& p, const RunOptions& opt, const R
     if (task % r.shard_count != r.shard_index)
       throw CheckpointError("checkpoint " + opt.checkpoint + " is corrupt: task " + std::to_string(task) +
                             " is not in shard " + header.at("shard").get<std::string>());
+  journal->drop_unlisted(opt.solutions);
   if (journal->resumed() && opt.on_resume) opt.on_resume(journal->resumed());
   return journal;
 }
@@ -308,8 +309,7 @@ template <Problem P>
 void fold_whole(const Crew<P>& crew, Contexts<P>& whole, Journal* ck, const RunResult& r) {
   const TaskSelection sel = select_tasks(0, whole.size(), {r.shard_index, r.shard_count},
                                          [&](std::uint64_t i) { return ck && ck->has(i); });
-  for (std::uint64_t i : sel.resumed) crew.merger.resume(ck->done().at(i));
-  crew.merger.begin_chunk(sel.run);
+  crew.merger.begin_chunk(sel.run, sel.resumed);
   for (std::size_t k = 0; k < sel.run.size(); ++k) crew.merger.finish(k, std::move(whole[sel.run[k]]), crew.progress);
   crew.merger.rethrow();
 }
@@ -320,8 +320,7 @@ void run_chunk(const Crew<P>& crew, const TaskChunk<typename P::State>& chunk, J
   OrderedMerger<P>& merger = crew.merger;
   const TaskSelection sel = select_tasks(chunk.first, chunk.states.size(), {r.shard_index, r.shard_count},
                                          [&](std::uint64_t i) { return ck && ck->has(i); });
-  for (std::uint64_t i : sel.resumed) merger.resume(ck->done().at(i));
-  merger.begin_chunk(sel.run);
+  merger.begin_chunk(sel.run, sel.resumed);
   crew.gauge.queued(static_cast<std::int64_t>(sel.run.size()));
   schedule(r.threads, sel.run.size(), [&](std::size_t k) {
     auto ctx = solve_task(crew, chunk.states[sel.run[k] - chunk.first]);

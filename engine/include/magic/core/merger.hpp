@@ -48,15 +48,22 @@ class OrderedMerger {
   }
 
   // The next tasks to fold, in order: `ids[k]` is the task index of the
-  // chunk's k-th task.  Every task of the previous chunk must be finished.
-  void begin_chunk(std::vector<std::uint64_t> ids) {
+  // chunk's k-th task to run; `resumed` (ascending) are the chunk's tasks the
+  // checkpoint holds, folded from it in their place among them, so their
+  // solutions are handed out in task order.  Every task of the previous
+  // chunk must be finished.
+  void begin_chunk(std::vector<std::uint64_t> ids, std::vector<std::uint64_t> resumed = {}) {
     std::lock_guard lk(mu_);
     if (next_ != slots_.size()) throw std::logic_error("a chunk began before the last one was folded");
+    if (!resumed.empty() && !checkpoint_) throw std::logic_error("resumed tasks without a checkpoint");
     folded_before_ += next_;
     ids_ = std::move(ids);
+    resumed_ = std::move(resumed);
+    next_resumed_ = 0;
     slots_.clear();
     slots_.resize(ids_.size());
     next_ = 0;
+    if (ids_.empty()) resume_below(kNoTask);
   }
 
   // What each task's context needs to know.
@@ -65,9 +72,6 @@ class OrderedMerger {
   }
   EmitPolicy emit_policy() const { return emit_policy(p_, policy_); }
   const std::atomic<bool>& halt() const { return halt_; }
-
-  // A record a checkpoint already holds.
-  void resume(const TaskRecord& rec) { total_.merge(rec); }
 
   // Hands over this run's k-th task (null: skipped, never run) and folds
   // every task that can now be folded in order; `after()` then runs under
@@ -79,10 +83,12 @@ class OrderedMerger {
     if (failure_) return;  // the run is over; nothing more is folded
     try {
       for (; next_ < slots_.size() && slots_[next_].done; ++next_) {
+        resume_below(ids_[next_]);
         if (slots_[next_].ctx) fold(ids_[next_], *slots_[next_].ctx);
         else if (!policy_.stop_after) exhaustive_ = false;  // skipped after an interrupt
         slots_[next_].ctx.reset();
       }
+      if (next_ == slots_.size()) resume_below(kNoTask);
       after();
     } catch (...) {
       fail_locked(std::current_exception());
@@ -133,8 +139,10 @@ class OrderedMerger {
       fold_deferred(c);
     } else if (complete) {
       total_.merge(c.record);
-      for (const auto& sol : c.kept) hand_out(sol);
-      if (checkpoint_) checkpoint_->record(id, c.record);
+      std::vector<nlohmann::json> listed;
+      for (const auto& sol : c.kept) listed.push_back(p_.to_json(sol));
+      for (const auto& j : listed) hand_out(j);
+      if (checkpoint_) checkpoint_->record(id, c.record, policy_.solutions ? &listed : nullptr);
     } else {
       add_effort(c.record);
     }
@@ -149,7 +157,7 @@ class OrderedMerger {
       if (set_ && !set_->insert(&pr.canon)) continue;
       if (!set_ && p_.emits() == Emits::AllImages && !(pr.sol == pr.canon)) continue;
       count_solution(p_, pr.canon, total_);
-      hand_out(set_ ? pr.canon : pr.sol);
+      if (handed_ < policy_.solutions) hand_out(p_.to_json(set_ ? pr.canon : pr.sol));
     }
     if (stop && total_.unique >= stop) {
       halt_.store(true, std::memory_order_relaxed);
@@ -161,10 +169,18 @@ class OrderedMerger {
     total_.nodes += r.nodes;
     total_.cpu_seconds += r.cpu_seconds;
   }
-  void hand_out(const typename P::Solution& s) {
+  void hand_out(const nlohmann::json& s) {
     if (handed_ < policy_.solutions && policy_.on_solution) {
-      policy_.on_solution(p_.to_json(s));
+      policy_.on_solution(s);
       ++handed_;
+    }
+  }
+  // Folds the resumed tasks of the chunk below task `id` from the checkpoint.
+  void resume_below(std::uint64_t id) {
+    for (; next_resumed_ < resumed_.size() && resumed_[next_resumed_] < id; ++next_resumed_) {
+      const std::uint64_t task = resumed_[next_resumed_];
+      total_.merge(checkpoint_->done().at(task));
+      for (const auto& j : checkpoint_->solutions(task)) hand_out(j);
     }
   }
   void fail_locked(std::exception_ptr e) {
@@ -174,7 +190,10 @@ class OrderedMerger {
 
   const P& p_;
   MergePolicy policy_;
+  static constexpr std::uint64_t kNoTask = ~std::uint64_t{0};
   std::vector<std::uint64_t> ids_;
+  std::vector<std::uint64_t> resumed_;
+  std::size_t next_resumed_ = 0;
   std::vector<Slot> slots_;
   Journal* checkpoint_;
   std::optional<CanonicalSet> set_;
