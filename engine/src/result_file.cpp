@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "magic/core/error.hpp"
@@ -167,6 +169,30 @@ bool check_coverage(const std::vector<ShardResult>& shards, bool partial) {
   return complete;
 }
 
+// The shards' task_sources summed, when any shard has them; a shard
+// without counts all its tasks under its run's source.
+std::optional<std::map<std::string, std::uint64_t>> merged_task_sources(const std::vector<ShardResult>& shards) {
+  std::map<std::string, std::uint64_t> by;
+  bool any = false;
+  for (const ShardResult& s : shards) {
+    const auto it = s.run.find("task_sources");
+    if (it == s.run.end()) {
+      const auto src = s.run.find("source");
+      const std::uint64_t tasks = s.tasks_run + s.tasks_resumed;
+      if (tasks) by[src != s.run.end() && src->is_string() ? src->get<std::string>() : "unknown"] += tasks;
+      continue;
+    }
+    if (!it->is_object()) throw SpecError(s.path + ": run.task_sources must map builds to task counts");
+    for (const auto& [source, count] : it->items()) {
+      if (!count.is_number_unsigned()) throw SpecError(s.path + ": run.task_sources must map builds to task counts");
+      by[source] += count.get<std::uint64_t>();
+    }
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return by;
+}
+
 }  // namespace
 
 nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partial) {
@@ -221,6 +247,8 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
     run.erase("source");
     run["sources_merged"] = sources;
   }
+  run.erase("task_sources");
+  if (const auto by = merged_task_sources(shards)) run["task_sources"] = *by;
   nlohmann::json out = a.extra;
   out.update({{"problem", a.problem}, {"counts", counts}, {"exhaustive", complete}, {"digest", digest.hex()},
               {"run", run}});
