@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,6 +20,7 @@
 
 #include "magic/core/scheduler.hpp"
 #include "magic/registry.hpp"
+#include "magic/result.hpp"
 #include "temp_path.hpp"
 #include "toy_problem.hpp"
 
@@ -247,6 +249,11 @@ TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
   EXPECT_EQ(rest.tasks_resumed, part.tasks_saved);
   EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks);
   expect_same(rest, whole, "resumed");
+  // Every saved task was run by this build; a run without a checkpoint names none.
+  const std::map<std::string, std::uint64_t> by_this{{magic::BuildInfo::source(), whole.tasks}};
+  EXPECT_EQ(rest.task_sources, by_this);
+  EXPECT_EQ(magic::run_json(rest).at("task_sources"), nlohmann::json(by_this));
+  EXPECT_FALSE(magic::run_json(whole).contains("task_sources"));
 }
 
 // A checkpointed run that lists solutions hands them out in task order

@@ -11,6 +11,7 @@
 
 #include "magic/journal.hpp"
 #include "magic/registry.hpp"
+#include "magic/result.hpp"
 #include "temp_path.hpp"
 
 namespace {
@@ -172,6 +173,8 @@ TEST_F(JournalTest, BadLinesAreRefused) {
       {"deep", head + std::string(100000, '[') + std::string(100000, ']') + "\n" + line(good)},
       {"solutions not a list", head + with("solutions", "all")},
       {"more solutions than unique", head + with("solutions", nlohmann::json::array({1, 2}))},
+      {"source not a string", head + with("source", 7)},
+      {"empty source", head + with("source", "")},
   };
   spit(path, head + with("unique", 1));  // the control: both lines are good
   EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 2u);
@@ -243,6 +246,46 @@ TEST_F(JournalTest, RecordsListingTooFewSolutionsAreDroppedAndMustComeOutTheSame
   ASSERT_TRUE(reread);
   EXPECT_EQ(reread->done.size(), 1u);
   EXPECT_EQ(reread->solutions.at(3), two);
+}
+
+// Each record names the build that ran its task, and keeps that name when
+// the file is rewritten; records from before the field count as unrecorded.
+TEST_F(JournalTest, EachRecordNamesTheBuildThatRanIt) {
+  const std::string own = magic::BuildInfo::source();
+  const std::string text = three_tasks();
+  const std::string head = text.substr(0, text.find('\n') + 1);
+  auto line = [](std::uint64_t task, std::uint64_t unique, const char* source) {
+    nlohmann::json j = magic::to_json(record(unique));
+    j["task"] = task;
+    if (source) j["source"] = source;
+    j["sum"] = magic::Journal::checksum(j);
+    return j.dump() + "\n";
+  };
+  // Task 1 from an older build, task 2 from before sources were written,
+  // task 5 lists its one solution under another build.
+  nlohmann::json five = magic::to_json(record(1));
+  five["task"] = 5;
+  five["solutions"] = nlohmann::json::array({nlohmann::json::array({4})});
+  five["source"] = "0123456789ab";
+  five["sum"] = magic::Journal::checksum(five);
+  spit(path, head + line(1, 0, "fedcba987654") + line(2, 1, nullptr) + five.dump() + "\n");
+  {
+    magic::Journal j(path, kHeader, 0);
+    EXPECT_EQ(j.sources(), (std::map<std::string, std::uint64_t>{
+                               {"fedcba987654", 1}, {"0123456789ab", 1}, {magic::Journal::kUnrecordedSource, 1}}));
+    j.drop_unlisted(1);  // task 2 lists nothing: it runs again, here
+    EXPECT_EQ(j.sources(), (std::map<std::string, std::uint64_t>{{"fedcba987654", 1}, {"0123456789ab", 1}}));
+    const std::vector<nlohmann::json> one{nlohmann::json::array({6})};
+    j.record(2, record(1), &one);
+    j.record(9, record(0), nullptr);
+    std::map<std::string, std::uint64_t> want{{"fedcba987654", 1}, {"0123456789ab", 1}};
+    want[own] += 2;
+    EXPECT_EQ(j.sources(), want);
+  }
+  const auto c = magic::read_journal(path);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->sources, (std::map<std::uint64_t, std::string>{
+                            {1, "fedcba987654"}, {2, own}, {5, "0123456789ab"}, {9, own}}));
 }
 
 }  // namespace

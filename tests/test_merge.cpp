@@ -131,6 +131,22 @@ TEST(MergeInputs, MixedProblemsVersionsAndBadFilesAreRefused) {
   const std::string own = nlohmann::json::parse(std::ifstream(sq)).at("run").at("source").get<std::string>();
   EXPECT_FALSE(both.at("run").contains("source")) << both.dump();
   EXPECT_EQ(both.at("run").at("sources_merged"), nlohmann::json(std::set<std::string>{own, "0123456789ab"}));
+  // A shard's task_sources are summed; a shard without them counts its
+  // tasks under its source.
+  const auto resumed = edited("ts.json", [](auto& j) {
+    j["run"]["task_sources"] = {{"0123456789ab", 2}, {"unrecorded", 1}};
+    j["run"]["shard"] = "1/2";
+  });
+  const auto summed = nlohmann::json::parse(run_cli("merge --json - " + sq + " " + resumed).out);
+  const auto sq_tasks = nlohmann::json::parse(std::ifstream(sq)).at("run").at("tasks_run").get<std::uint64_t>();
+  EXPECT_EQ(summed.at("run").at("task_sources"),
+            (nlohmann::json{{own, sq_tasks}, {"0123456789ab", 2}, {"unrecorded", 1}}));
+  EXPECT_FALSE(both.at("run").contains("task_sources"));
+  const auto bad_sources = edited("bts.json", [](auto& j) {
+    j["run"]["task_sources"] = {{"0123456789ab", -2}};
+    j["run"]["shard"] = "1/2";
+  });
+  EXPECT_CLEAN_ERROR(run_cli("merge " + sq + " " + bad_sources));
   const auto negative = edited("n.json", [](auto& j) {
     j["counts"]["unique"] = -5;
     j["run"]["shard"] = "1/2";

@@ -13,6 +13,7 @@
 #include "cli_helpers.hpp"
 #include "magic/core/error.hpp"
 #include "magic/records.hpp"
+#include "magic/result.hpp"
 
 namespace {
 
@@ -126,6 +127,8 @@ TEST(Records, ARunStillUnderWayIsReportedNotFailed) {
   EXPECT_NE(r.out.find("star-9: running"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("100 of " + journal_tasks(records / "star-9" / "journal.jsonl") + " tasks journalled"),
             std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(std::string("(tasks per build: ") + magic::BuildInfo::source() + ": 100)"), std::string::npos)
       << r.out;
   // A stretch stopped by Ctrl-C also leaves a result.json, not exhaustive.
   doc["exhaustive"] = false;

@@ -11,6 +11,7 @@
 #include "magic/build_info.hpp"
 #include "magic/digest.hpp"
 #include "magic/io.hpp"
+#include "magic/result.hpp"
 
 namespace magic {
 namespace {
@@ -122,6 +123,12 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
           throw corrupt("line " + std::to_string(line_no) + ": solutions must be a list of at most unique entries");
         c.solutions[task] = list.get<std::vector<nlohmann::json>>();
       }
+      if (j.contains("source")) {
+        const nlohmann::json& source = j.at("source");
+        if (!source.is_string() || source.get_ref<const std::string&>().empty())
+          throw corrupt("line " + std::to_string(line_no) + ": source must be a non-empty string");
+        c.sources[task] = source.get<std::string>();
+      }
     }
     c.good_end += line.size() + (whole ? 1 : 0);
   }
@@ -136,11 +143,19 @@ bool Journal::read_existing() {
   if (!c) return false;
   done_ = std::move(c->done);
   solutions_ = std::move(c->solutions);
+  sources_ = std::move(c->sources);
   if (::truncate(path_.c_str(), static_cast<off_t>(c->good_end)) != 0)
     throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
   resumed_ = done_.size();
   saved_ = resumed_;
   return true;
+}
+
+std::map<std::string, std::uint64_t> Journal::sources() const {
+  std::map<std::string, std::uint64_t> by;
+  for (const auto& [task, source] : sources_) ++by[source];
+  if (saved_ > sources_.size()) by[kUnrecordedSource] = saved_ - sources_.size();
+  return by;
 }
 
 const std::vector<nlohmann::json>& Journal::solutions(std::uint64_t task) const {
@@ -158,6 +173,7 @@ void Journal::drop_unlisted(std::uint64_t listing) {
     if (solutions(it->first).size() < std::min(it->second.unique, listing)) {
       dropped_.insert(*it);
       solutions_.erase(it->first);
+      sources_.erase(it->first);
       it = done_.erase(it);
     } else {
       ++it;
@@ -166,7 +182,9 @@ void Journal::drop_unlisted(std::uint64_t listing) {
   if (dropped_.empty()) return;
   AtomicFile out(path_);
   out.write(header_.dump() + "\n");
-  for (const auto& [task, rec] : done_) out.write(line(task, rec, solutions_.count(task) ? &solutions_.at(task) : nullptr));
+  for (const auto& [task, rec] : done_)
+    out.write(line(task, rec, solutions_.count(task) ? &solutions_.at(task) : nullptr,
+                   sources_.count(task) ? &sources_.at(task) : nullptr));
   out.commit();
   resumed_ = saved_ = done_.size();
   if (fd_ >= 0) ::close(fd_);  // it holds the file the rename replaced
@@ -174,10 +192,12 @@ void Journal::drop_unlisted(std::uint64_t listing) {
   open_for_append(false);
 }
 
-std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {
+std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
+                          const std::string* source) {
   nlohmann::json j = to_json(rec);
   j["task"] = task;
   if (solutions) j["solutions"] = *solutions;
+  if (source) j["source"] = *source;
   j["sum"] = checksum(j);
   return j.dump() + "\n";
 }
@@ -199,7 +219,8 @@ void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vecto
                             ", run again for its solutions, gave " + to_json(rec).dump() + " where its record said " +
                             to_json(was).dump());
   }
-  pending_ += line(task, rec, solutions);
+  const std::string& source = sources_[task] = BuildInfo::source();
+  pending_ += line(task, rec, solutions, &source);
   ++saved_;
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - last_flush_).count() >= interval_) flush();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "magic/core/error.hpp"
@@ -167,6 +169,34 @@ bool check_coverage(const std::vector<ShardResult>& shards, bool partial) {
   return complete;
 }
 
+// The commit a shard's binary was built from ("unknown" when it names none).
+std::string source_of(const ShardResult& s) {
+  const auto it = s.run.find("source");
+  return it != s.run.end() && it->is_string() ? it->get<std::string>() : "unknown";
+}
+
+// The shards' task_sources summed, when any shard has them; a shard
+// without counts all its tasks under its run's source.
+std::optional<std::map<std::string, std::uint64_t>> merged_task_sources(const std::vector<ShardResult>& shards) {
+  std::map<std::string, std::uint64_t> by;
+  bool any = false;
+  for (const ShardResult& s : shards) {
+    const auto it = s.run.find("task_sources");
+    if (it == s.run.end()) {
+      if (const std::uint64_t tasks = s.tasks_run + s.tasks_resumed) by[source_of(s)] += tasks;
+      continue;
+    }
+    if (!it->is_object()) throw SpecError(s.path + ": run.task_sources must map builds to task counts");
+    for (const auto& [source, count] : it->items()) {
+      if (!count.is_number_unsigned()) throw SpecError(s.path + ": run.task_sources must map builds to task counts");
+      by[source] += count.get<std::uint64_t>();
+    }
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return by;
+}
+
 }  // namespace
 
 nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partial) {
@@ -214,13 +244,13 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   // Shards built from other commits merge (the digest is the contract), but
   // then no one commit made the result: each is named instead.
   std::set<std::string> sources;
-  for (const ShardResult& s : shards)
-    sources.insert(s.run.contains("source") && s.run.at("source").is_string() ? s.run.at("source").get<std::string>()
-                                                                              : "unknown");
+  for (const ShardResult& s : shards) sources.insert(source_of(s));
   if (sources.size() > 1) {
     run.erase("source");
     run["sources_merged"] = sources;
   }
+  run.erase("task_sources");
+  if (const auto by = merged_task_sources(shards)) run["task_sources"] = *by;
   nlohmann::json out = a.extra;
   out.update({{"problem", a.problem}, {"counts", counts}, {"exhaustive", complete}, {"digest", digest.hex()},
               {"run", run}});

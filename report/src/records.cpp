@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -33,6 +34,7 @@ struct JournalSum {
   std::uint64_t tasks = 0;     // records held
   std::uint64_t expected = 0;  // the header's task count
   std::string failure;         // "" when every line is intact
+  std::map<std::string, std::uint64_t> sources;  // tasks per build that ran them
 };
 
 // The run's own reader: what it would resume from, refused where it would refuse.
@@ -42,7 +44,11 @@ JournalSum sum_journal(const fs::path& path) {
     const std::optional<JournalContents> c = read_journal(path.string());
     if (!c) return js;  // nothing reached the disk yet: no tasks of none
     js.expected = c->header.at("tasks").get<std::uint64_t>();
-    for (const auto& [task, rec] : c->done) js.sum.merge(rec);
+    for (const auto& [task, rec] : c->done) {
+      js.sum.merge(rec);
+      const auto src = c->sources.find(task);
+      ++js.sources[src == c->sources.end() ? Journal::kUnrecordedSource : src->second];
+    }
     js.tasks = c->done.size();
   } catch (const CheckpointError& e) {
     js.failure = e.what();
@@ -200,8 +206,11 @@ class Checker {
     }
     const JournalSum js = sum_journal(journal);
     if (!js.failure.empty()) return fail(js.failure);
+    std::string by;
+    for (const auto& [source, tasks] : js.sources) by += (by.empty() ? "" : ", ") + source + ": " + std::to_string(tasks);
     c_.checks.push_back("not finished: " + std::to_string(js.tasks) + " of " + std::to_string(js.expected) +
-                        " tasks journalled (rerun its COMMAND to go on)");
+                        " tasks journalled" + (by.empty() ? "" : " (tasks per build: " + by + ")") +
+                        " (rerun its COMMAND to go on)");
     if (const auto cc = cross_check_file()) c_.checks.push_back("cross-check when it is done: " + describe(*cc));
   }
 

@@ -297,6 +297,7 @@ class Coordinator {
     if (ck_) {
       ck_->flush();
       r_.tasks_saved = ck_->saved();
+      r_.task_sources = ck_->sources();
     }
     take_totals(r_, merger_->total());
     r_.exhaustive = merger_->exhaustive() && planned_all_ && chunk_returned();

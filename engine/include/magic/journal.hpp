@@ -14,6 +14,11 @@
 // needs (a journal written without them) is dropped, and its task is run
 // again; the new record must then give the same counts and digest.
 //
+// Each record also names the build that ran its task ("source", the
+// commit), so a run stopped and resumed across builds says which tasks each
+// one did (the result's run.task_sources).  Records written before this
+// field existed name none and count as "unrecorded".
+//
 // Lines are written and fsync'd in batches, at least every `flush_interval`
 // seconds and on flush().  A header that does not match the run, a line
 // that cannot be read before the last one, or a duplicate or out-of-range
@@ -38,6 +43,7 @@ struct JournalContents {
   nlohmann::json header;
   std::map<std::uint64_t, TaskRecord> done;
   std::map<std::uint64_t, std::vector<nlohmann::json>> solutions;  // of the records that list them
+  std::map<std::uint64_t, std::string> sources;                    // of the records that name their build
   std::uint64_t good_end = 0;  // bytes up to the end of the last intact line
 };
 // Reads a journal without opening it for a run; a torn last line is left
@@ -69,6 +75,10 @@ class Journal {
   std::uint64_t dropped() const { return dropped_.size(); }
   std::uint64_t resumed() const { return resumed_; }
   std::uint64_t saved() const { return saved_; }  // resumed + recorded
+  // How many of the saved tasks each build ran (kUnrecordedSource: records
+  // that name none).
+  std::map<std::string, std::uint64_t> sources() const;
+  static constexpr const char* kUnrecordedSource = "unrecorded";
   // Appends a finished task, with the solutions it lists when the run lists
   // them; writes and syncs the batch when it is due.  A dropped task must
   // come out as its old record said (CheckpointError otherwise).
@@ -79,7 +89,8 @@ class Journal {
   static std::string checksum(const nlohmann::json& record_without_sum);
 
  private:
-  static std::string line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions);
+  static std::string line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
+                          const std::string* source);
   bool read_existing();
   void open_for_append(bool fresh);
 
@@ -91,6 +102,7 @@ class Journal {
   std::chrono::steady_clock::time_point last_flush_;
   std::map<std::uint64_t, TaskRecord> done_;
   std::map<std::uint64_t, std::vector<nlohmann::json>> solutions_;
+  std::map<std::uint64_t, std::string> sources_;  // of every saved task whose record names its build
   std::map<std::uint64_t, TaskRecord> dropped_;
   std::uint64_t resumed_ = 0;
   std::uint64_t saved_ = 0;

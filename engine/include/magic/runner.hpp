@@ -105,6 +105,8 @@ struct RunResult {
   std::uint64_t tasks_run = 0;      // tasks executed by this run
   std::uint64_t tasks_resumed = 0;  // tasks taken from a checkpoint
   std::uint64_t tasks_saved = 0;    // tasks the checkpoint holds at the end
+  // With a checkpoint: how many of the saved tasks each build (commit) ran.
+  std::map<std::string, std::uint64_t> task_sources;
   bool adaptive = false;            // adaptive splitting was on
   std::uint64_t pieces = 0;         // pieces split off running tasks
   std::uint32_t shard_index = 0;
@@ -379,6 +381,7 @@ RunResult run(const P& p, const RunOptions& opt) {
   if (ck) {
     ck->flush();
     r.tasks_saved = ck->saved();
+    r.task_sources = ck->sources();
   }
   detail::take_totals(r, merger.total());
   // Chunks never started after a stop leave the run as incomplete as skipped tasks do.
