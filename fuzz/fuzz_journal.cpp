@@ -15,11 +15,11 @@
 // that lists solutions rewrites it without the records that list too few).
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <system_error>
 #include <unistd.h>
