@@ -151,10 +151,20 @@ bool Journal::read_existing() {
   return true;
 }
 
-std::map<std::string, std::uint64_t> Journal::sources() const {
+std::map<std::string, std::uint64_t> count_by_build(const std::map<std::uint64_t, std::string>& sources,
+                                                    const std::map<std::uint64_t, TaskRecord>& records) {
   std::map<std::string, std::uint64_t> by;
-  for (const auto& [task, source] : sources_) ++by[source];
-  if (saved_ > sources_.size()) by[kUnrecordedSource] = saved_ - sources_.size();
+  for (const auto& entry : records) {
+    const auto it = sources.find(entry.first);
+    ++by[it == sources.end() ? Journal::kUnrecordedSource : it->second];
+  }
+  return by;
+}
+
+// Every task recorded since the resume was run by this build.
+std::map<std::string, std::uint64_t> Journal::sources() const {
+  std::map<std::string, std::uint64_t> by = count_by_build(sources_, done_);
+  if (saved_ > resumed_) by[BuildInfo::source()] += saved_ - resumed_;
   return by;
 }
 
@@ -219,7 +229,7 @@ void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vecto
                             ", run again for its solutions, gave " + to_json(rec).dump() + " where its record said " +
                             to_json(was).dump());
   }
-  const std::string& source = sources_[task] = BuildInfo::source();
+  const std::string source = BuildInfo::source();
   pending_ += line(task, rec, solutions, &source);
   ++saved_;
   const auto now = std::chrono::steady_clock::now();

@@ -44,11 +44,8 @@ JournalSum sum_journal(const fs::path& path) {
     const std::optional<JournalContents> c = read_journal(path.string());
     if (!c) return js;  // nothing reached the disk yet: no tasks of none
     js.expected = c->header.at("tasks").get<std::uint64_t>();
-    for (const auto& [task, rec] : c->done) {
-      js.sum.merge(rec);
-      const auto src = c->sources.find(task);
-      ++js.sources[src == c->sources.end() ? Journal::kUnrecordedSource : src->second];
-    }
+    for (const auto& entry : c->done) js.sum.merge(entry.second);
+    js.sources = count_by_build(c->sources, c->done);
     js.tasks = c->done.size();
   } catch (const CheckpointError& e) {
     js.failure = e.what();

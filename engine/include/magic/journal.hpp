@@ -52,6 +52,10 @@ struct JournalContents {
 // CheckpointError.  Nothing: no journal (no file, an empty one, or a
 // header torn before it reached the disk).
 std::optional<JournalContents> read_journal(const std::string& path, const nlohmann::json* expect = nullptr);
+// How many of `records` each build ran, by `sources` (task -> build); a
+// record that names none counts under Journal::kUnrecordedSource.
+std::map<std::string, std::uint64_t> count_by_build(const std::map<std::uint64_t, std::string>& sources,
+                                                    const std::map<std::uint64_t, TaskRecord>& records);
 
 class Journal {
  public:
@@ -102,7 +106,7 @@ class Journal {
   std::chrono::steady_clock::time_point last_flush_;
   std::map<std::uint64_t, TaskRecord> done_;
   std::map<std::uint64_t, std::vector<nlohmann::json>> solutions_;
-  std::map<std::uint64_t, std::string> sources_;  // of every saved task whose record names its build
+  std::map<std::uint64_t, std::string> sources_;  // of the resumed records that name their build
   std::map<std::uint64_t, TaskRecord> dropped_;
   std::uint64_t resumed_ = 0;
   std::uint64_t saved_ = 0;
