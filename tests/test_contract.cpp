@@ -19,6 +19,7 @@
 #include <tbb/info.h>
 
 #include "magic/core/scheduler.hpp"
+#include "magic/journal.hpp"
 #include "magic/registry.hpp"
 #include "magic/result.hpp"
 #include "temp_path.hpp"
@@ -463,6 +464,60 @@ TEST(Runner, AWholeSearchKeepsEveryRootAsATask) {
   sum.merge(s1.digest);
   EXPECT_EQ(sum, r.digest);
   EXPECT_EQ(s0.unique + s1.unique, r.unique);
+}
+
+// A toy whose task 0 (first number 1) waits until `later` other tasks are
+// in the journal on disk, and copies the file there: what a SIGKILL at that
+// moment would leave.
+struct SlowFirst : SubsetSum {
+  std::string journal, killed;
+  std::uint64_t later;
+  template <class Ctx>
+  void solve(const State& t, Ctx& ctx) const {
+    if (t.size == 1 && t.last == 1) wait_then_copy();
+    SubsetSum::solve(t, ctx);
+  }
+  void wait_then_copy() const {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < give_up) {
+      const auto on_disk = magic::read_journal(journal);
+      if (on_disk && on_disk->done.size() >= later) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::filesystem::copy_file(journal, killed);
+  }
+};
+
+// A task is journalled when it finishes, not when the tasks before it are
+// done: a kill while task 0 still runs loses task 0 alone, and the resume
+// gives the result, and the solutions in order, of a run never stopped.
+TEST(Runner, AFinishedTaskIsJournalledWhileATaskBeforeItStillRuns) {
+  const SubsetSum p{20, 6, 63};
+  const Runner plain = [&](const RunOptions& ro) { return magic::run(p, ro); };
+  const auto [ref, ref_listed] = run_with_solutions(plain, {.threads = 1, .split_depth = 1}, 500);
+  const ScratchPath journal("contract_eager"), killed("contract_eager_killed");
+  const SlowFirst slow{p, journal.str(), killed.str(), 5};
+  RunOptions ro{.threads = 2, .split_depth = 1};
+  ro.adaptive = false;  // task 0 stays one piece
+  ro.checkpoint = journal.str();
+  ro.checkpoint_interval = 0;
+  const auto [first, first_listed] =
+      run_with_solutions([&](const RunOptions& o) { return magic::run(slow, o); }, ro, 500);
+  expect_same(first, ref, "the run that waited");
+  EXPECT_EQ(first_listed, ref_listed);
+
+  const auto on_disk = magic::read_journal(killed.str());
+  ASSERT_TRUE(on_disk);
+  EXPECT_GE(on_disk->done.size(), 5u) << "finished tasks waited for task 0";
+  EXPECT_EQ(on_disk->done.count(0), 0u);
+  RunOptions again{.threads = 1, .split_depth = 1};
+  again.checkpoint = killed.str();
+  const auto [rest, rest_listed] = run_with_solutions(plain, again, 500);
+  EXPECT_EQ(rest.tasks_resumed, on_disk->done.size());
+  EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, ref.tasks);
+  expect_same(rest, ref, "resumed after the kill");
+  EXPECT_EQ(rest.nodes, ref.nodes);
+  EXPECT_EQ(rest_listed, ref_listed);
 }
 
 // The stream holds at most a few chunks, however long the task list, and

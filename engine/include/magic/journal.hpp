@@ -8,6 +8,8 @@
 //   {"task":1,...}
 //   {"task":2,"uni                                   <- torn by a kill: ignored, cut off
 //
+// Records lie in the order tasks finish, which is not task order.
+//
 // A run that lists solutions also writes each task's listed solutions into
 // its record ("solutions":[...]), so a resumed run lists them in task order
 // as if it had never stopped.  A record that lists fewer than such a run
@@ -57,6 +59,7 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
 std::map<std::string, std::uint64_t> count_by_build(const std::map<std::uint64_t, std::string>& sources,
                                                     const std::map<std::uint64_t, TaskRecord>& records);
 
+// Not thread-safe: a run's merger calls it under its own lock.
 class Journal {
  public:
   // Opens `path` for a run described by `header` (which must hold "tasks"):

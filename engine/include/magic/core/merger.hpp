@@ -4,8 +4,12 @@
 // Tasks finish in any order; the merger folds task k only once tasks 0..k-1
 // are folded, so the totals, the order of handed-out solutions, the first
 // `stop_after` solutions and the digest are the same for any thread count,
-// any scheduler and any resume.  It also appends finished tasks to the
-// checkpoint journal.  Tasks run with one of three dedup paths:
+// any scheduler and any resume.  It also appends each whole task to the
+// checkpoint journal the moment it finishes, not when it is folded: one long
+// task must not hold every later finished one in memory, where a kill would
+// lose them.  The journal is keyed by task, so a resume folds its records in
+// their place whatever order they lie in.  Tasks run with one of three dedup
+// paths:
 //
 //   generator         the problem emits one member per orbit: count it
 //   canonical-filter  it emits every image: count those equal to their canonical form
@@ -79,14 +83,16 @@ class OrderedMerger {
   template <class After>
   void finish(std::size_t k, std::unique_ptr<Context> ctx, After&& after) {
     std::lock_guard lk(mu_);
-    slots_[k] = {std::move(ctx), true};
-    if (failure_) return;  // the run is over; nothing more is folded
+    slots_[k].ctx = std::move(ctx);
+    slots_[k].done = true;
+    if (failure_) return;  // the run is over; nothing more is folded or saved
     try {
+      save(ids_[k], slots_[k]);
       for (; next_ < slots_.size() && slots_[next_].done; ++next_) {
         resume_below(ids_[next_]);
-        if (slots_[next_].ctx) fold(ids_[next_], *slots_[next_].ctx);
+        if (slots_[next_].ctx) fold(slots_[next_]);
         else if (!policy_.stop_after) exhaustive_ = false;  // skipped after an interrupt
-        slots_[next_].ctx.reset();
+        slots_[next_] = {};
       }
       if (next_ == slots_.size()) resume_below(kNoTask);
       after();
@@ -128,21 +134,29 @@ class OrderedMerger {
  private:
   struct Slot {
     std::unique_ptr<Context> ctx;
+    std::vector<nlohmann::json> listed;  // a whole task's kept solutions, as saved and handed out
     bool done = false;
   };
   bool defer() const { return emit_policy().defer; }
+  bool whole(const Slot& s) const { return s.ctx && !defer() && !s.ctx->aborted(); }
 
-  void fold(std::uint64_t id, Context& c) {
+  // Journals a whole task.  (Deferred paths run without a journal: a task's
+  // count there depends on the tasks before it.)
+  void save(std::uint64_t id, Slot& s) {
+    if (!whole(s)) return;
+    for (const auto& sol : s.ctx->kept) s.listed.push_back(p_.to_json(sol));
+    if (checkpoint_) checkpoint_->record(id, s.ctx->record, policy_.solutions ? &s.listed : nullptr);
+  }
+
+  void fold(const Slot& s) {
+    const Context& c = *s.ctx;
     const bool complete = !c.aborted();
     if (defer()) {
       add_effort(c.record);
       fold_deferred(c);
     } else if (complete) {
       total_.merge(c.record);
-      std::vector<nlohmann::json> listed;
-      for (const auto& sol : c.kept) listed.push_back(p_.to_json(sol));
-      for (const auto& j : listed) hand_out(j);
-      if (checkpoint_) checkpoint_->record(id, c.record, policy_.solutions ? &listed : nullptr);
+      for (const auto& j : s.listed) hand_out(j);
     } else {
       add_effort(c.record);
     }
