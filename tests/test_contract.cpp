@@ -18,6 +18,7 @@
 
 #include <tbb/info.h>
 
+#include "magic/core/merger.hpp"
 #include "magic/core/scheduler.hpp"
 #include "magic/journal.hpp"
 #include "magic/registry.hpp"
@@ -518,6 +519,27 @@ TEST(Runner, AFinishedTaskIsJournalledWhileATaskBeforeItStillRuns) {
   expect_same(rest, ref, "resumed after the kill");
   EXPECT_EQ(rest.nodes, ref.nodes);
   EXPECT_EQ(rest_listed, ref_listed);
+}
+
+// A task handed over twice (a worker's bug) fails the run, and its record
+// reaches the journal once: a resume would refuse a journal that has it twice.
+TEST(Runner, ATaskFinishedTwiceFailsTheRunAndIsJournalledOnce) {
+  const SubsetSum p{6, 2, 7};
+  const ScratchPath path("contract_twice");
+  {
+    magic::Journal journal(path.str(), {{"tasks", 2}}, 0);
+    magic::OrderedMerger<SubsetSum> merger(p, {}, &journal);
+    merger.begin_chunk({0, 1});
+    auto task = [&] {
+      return std::make_unique<magic::TaskContext<SubsetSum>>(p, merger.emit_policy(), merger.halt(), nullptr);
+    };
+    merger.finish(1, task(), [] {});
+    merger.finish(1, task(), [] {});
+    EXPECT_THROW(merger.rethrow(), std::logic_error);
+  }
+  const auto on_disk = magic::read_journal(path.str());
+  ASSERT_TRUE(on_disk);
+  EXPECT_EQ(on_disk->done.size(), 1u);
 }
 
 // The stream holds at most a few chunks, however long the task list, and

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -83,6 +84,10 @@ class OrderedMerger {
   template <class After>
   void finish(std::size_t k, std::unique_ptr<Context> ctx, After&& after) {
     std::lock_guard lk(mu_);
+    if (slots_.at(k).done) {  // a worker's bug: its record must not reach the journal twice
+      fail_locked(std::make_exception_ptr(std::logic_error("task " + std::to_string(ids_[k]) + " finished twice")));
+      return;
+    }
     slots_[k].ctx = std::move(ctx);
     slots_[k].done = true;
     if (failure_) return;  // the run is over; nothing more is folded or saved
