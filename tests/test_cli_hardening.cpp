@@ -135,6 +135,19 @@ TEST_F(Hardening, LinksAndFifosAreWrittenThroughNotReplaced) {
   EXPECT_NE(slurp(got).find("\"digest\""), std::string::npos);
 }
 
+// A journal must be a file a later run can resume from: a FIFO (or a
+// device) is refused before it is read, and left as it was.
+TEST_F(Hardening, ACheckpointThatIsNotAFileIsRefused) {
+  const std::string fifo = at("ck.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const CliRun r = run_cli("circle --n 8 -q --checkpoint " + fifo);
+  EXPECT_CLEAN_ERROR(r);
+  EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  struct stat st {};
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
 TEST_F(Hardening, AFullStdoutIsAnError) {
   const std::string err = at("err");
   for (const char* args : {"square --order 3", "square --order 3 --json -", "square --order 3 --svg -"}) {

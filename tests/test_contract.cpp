@@ -10,13 +10,16 @@
 #include <bit>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <tbb/info.h>
+#include <unistd.h>
 
 #include "magic/core/merger.hpp"
 #include "magic/core/scheduler.hpp"
@@ -540,6 +543,50 @@ TEST(Runner, ATaskFinishedTwiceFailsTheRunAndIsJournalledOnce) {
   const auto on_disk = magic::read_journal(path.str());
   ASSERT_TRUE(on_disk);
   EXPECT_EQ(on_disk->done.size(), 1u);
+}
+
+// Puts another file in the journal's place while task 4 runs, as a `git
+// checkout` of an older copy of the journal would.
+struct SwapsJournal : SubsetSum {
+  std::string journal;
+  template <class Ctx>
+  void solve(const State& t, Ctx& ctx) const {
+    if (t.size == 1 && t.last == 5) {
+      std::ofstream(journal + ".older") << "older\n";
+      std::filesystem::rename(journal + ".older", journal);
+    }
+    SubsetSum::solve(t, ctx);
+  }
+};
+
+// The run stops rather than report tasks saved into a file no one sees, and
+// the records it rescued resume it to the result of a run never stopped.
+TEST(Runner, AJournalReplacedUnderTheRunStopsItAndItsRescuedRecordsResumeIt) {
+  const SubsetSum p{20, 6, 63};
+  const magic::RunResult ref = magic::run(p, {.threads = 1, .split_depth = 1});
+  const ScratchDir dir("contract_swap");
+  const std::string journal = (dir / "ck.jsonl").string();
+  const SwapsJournal swaps{p, journal};
+  RunOptions ro{.threads = 1, .split_depth = 1};
+  ro.adaptive = false;
+  ro.checkpoint = journal;
+  ro.checkpoint_interval = 0;
+  EXPECT_THROW(magic::run(swaps, ro), magic::CheckpointError);
+  std::ifstream older(journal);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(older), {}), "older\n");
+
+  const std::string rescued = journal + ".rescued-" + std::to_string(::getpid());
+  const auto on_disk = magic::read_journal(rescued);
+  ASSERT_TRUE(on_disk);
+  EXPECT_GE(on_disk->done.size(), 5u);
+  EXPECT_EQ(on_disk->done.count(4), 1u) << "the task that finished after the swap";
+  std::filesystem::rename(rescued, journal);
+  RunOptions again{.threads = 2, .split_depth = 1};
+  again.checkpoint = journal;
+  const magic::RunResult rest = magic::run(p, again);
+  EXPECT_EQ(rest.tasks_resumed, on_disk->done.size());
+  expect_same(rest, ref, "resumed from the rescued records");
+  EXPECT_EQ(rest.nodes, ref.nodes);
 }
 
 // The stream holds at most a few chunks, however long the task list, and

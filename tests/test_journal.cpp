@@ -8,6 +8,10 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "magic/journal.hpp"
 #include "magic/registry.hpp"
@@ -286,6 +290,87 @@ TEST_F(JournalTest, EachRecordNamesTheBuildThatRanIt) {
   ASSERT_TRUE(c);
   EXPECT_EQ(c->sources, (std::map<std::uint64_t, std::string>{
                             {1, "fedcba987654"}, {2, own}, {5, "0123456789ab"}, {9, own}}));
+}
+
+// Two runs of one journal would both run the tasks it lacks and record them
+// twice, which the next resume refuses as a damaged journal.
+TEST_F(JournalTest, ASecondRunOfTheSameJournalIsRefusedWhileTheFirstHoldsIt) {
+  three_tasks();
+  const std::string before = slurp(path);
+  {
+    magic::Journal first(path, kHeader, 0);
+    EXPECT_THROW(magic::Journal(path, kHeader, 0), magic::CheckpointError);
+    EXPECT_EQ(slurp(path), before);  // the refused run cut and rewrote nothing
+    first.record(5, record(4));
+  }
+  magic::Journal after(path, kHeader, 0);  // the first has let go
+  EXPECT_EQ(after.resumed(), 4u);
+}
+
+// A journal that is not a file (a FIFO, a device) cannot be resumed from:
+// refused before it is read.
+TEST_F(JournalTest, AJournalThatIsNotARegularFileIsRefused) {
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  EXPECT_THROW(magic::Journal(path, kHeader, 0), magic::CheckpointError);
+  struct stat st {};
+  ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+// A journal removed or replaced under a run (a `git checkout` of an older
+// copy) would swallow every later record into a file no one can see.  The
+// run stops at its next batch, and what it wrote is copied out, whole.
+TEST_F(JournalTest, AJournalReplacedOrRemovedUnderTheRunStopsItAndItsRecordsAreRescued) {
+  const std::string rescued = path + ".rescued-" + std::to_string(::getpid());
+  for (const bool replace : {true, false}) {
+    SCOPED_TRACE(replace ? "replaced" : "removed");
+    std::filesystem::remove(path);
+    const std::string older = three_tasks();
+    const std::string other = path + ".other";
+    {
+      magic::Journal j(path, kHeader, 0);
+      j.record(1, record(5));
+      if (replace) {
+        spit(other, older);
+        std::filesystem::rename(other, path);
+      } else {
+        std::filesystem::remove(path);
+      }
+      try {
+        j.record(2, record(6));
+        ADD_FAILURE() << "the record after the swap was taken";
+      } catch (const magic::CheckpointError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(replace ? "replaced by another file" : "is gone"), std::string::npos) << what;
+        EXPECT_NE(what.find("5 task records"), std::string::npos) << what;
+        EXPECT_NE(what.find(rescued), std::string::npos) << what;
+      }
+      EXPECT_THROW(j.record(4, record(7)), magic::CheckpointError);  // nothing more goes astray
+    }
+    if (replace) EXPECT_EQ(slurp(path), older);  // the file put in its place is left alone
+    else EXPECT_FALSE(std::filesystem::exists(path));
+    const auto got = magic::read_journal(rescued, nullptr);
+    ASSERT_TRUE(got);
+    std::vector<std::uint64_t> tasks;
+    for (const auto& [task, rec] : got->done) tasks.push_back(task);
+    EXPECT_EQ(tasks, (std::vector<std::uint64_t>{0, 1, 2, 3, 7}));
+    EXPECT_EQ(got->done.at(2).unique, 6u);
+    std::filesystem::rename(rescued, path);  // put back, it resumes
+    magic::Journal back(path, kHeader, 0);
+    EXPECT_EQ(back.resumed(), 5u);
+  }
+  std::filesystem::remove(rescued);
+}
+
+// The file the run rewrites itself (dropping records to be run again) is
+// followed, not mistaken for a replacement.
+TEST_F(JournalTest, ItsOwnRewriteIsNotAReplacement) {
+  three_tasks();
+  magic::Journal j(path, kHeader, 0);
+  j.drop_unlisted(1);  // none lists its solutions: all three run again
+  EXPECT_EQ(j.dropped(), 3u);
+  EXPECT_NO_THROW(j.record(0, record(1)));
+  EXPECT_NO_THROW(j.flush());
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <fstream>
 #include <stdexcept>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "magic/build_info.hpp"
@@ -59,8 +61,13 @@ Journal::Journal(std::string path, nlohmann::json header, double flush_interval_
       last_flush_(std::chrono::steady_clock::now()) {
   header_["journal"] = 1;
   header_["version"] = MAGIC_VERSION;
-  const bool fresh = !read_existing();
-  open_for_append(fresh);
+  open_locked();
+  try {
+    if (!read_existing()) start_fresh();
+  } catch (...) {
+    ::close(fd_);  // and with it the lock
+    throw;
+  }
 }
 
 Journal::~Journal() {
@@ -144,7 +151,7 @@ bool Journal::read_existing() {
   done_ = std::move(c->done);
   solutions_ = std::move(c->solutions);
   sources_ = std::move(c->sources);
-  if (::truncate(path_.c_str(), static_cast<off_t>(c->good_end)) != 0)
+  if (::ftruncate(fd_, static_cast<off_t>(c->good_end)) != 0)
     throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
   resumed_ = done_.size();
   saved_ = resumed_;
@@ -197,9 +204,9 @@ void Journal::drop_unlisted(std::uint64_t listing) {
                    sources_.count(task) ? &sources_.at(task) : nullptr));
   out.commit();
   resumed_ = saved_ = done_.size();
-  if (fd_ >= 0) ::close(fd_);  // it holds the file the rename replaced
+  ::close(fd_);  // it holds the file the rename replaced
   fd_ = -1;
-  open_for_append(false);
+  open_locked();
 }
 
 std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
@@ -212,16 +219,75 @@ std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::
   return j.dump() + "\n";
 }
 
-void Journal::open_for_append(bool fresh) {
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (fresh ? O_TRUNC : 0), 0644);
+// Opened before it is read, so that a second run of the same journal is
+// refused before it reads, cuts or rewrites anything.  (Read and write: a
+// journal replaced under the run is copied out of this descriptor.)
+void Journal::open_locked() {
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
-  if (fresh) {
-    pending_ = header_.dump() + "\n";
-    flush();
+  struct stat st {};
+  std::string refused;
+  if (::fstat(fd_, &st) != 0) refused = "cannot stat checkpoint " + path_ + ": " + errno_text();
+  else if (!S_ISREG(st.st_mode)) refused = "checkpoint " + path_ + " is not a regular file";
+  // A file system without flock (ENOLCK) runs unlocked, as before locks.
+  else if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+    refused = "checkpoint " + path_ + " is in use by another run (one still running?); two runs of one journal "
+              "would record its tasks twice";
+  if (!refused.empty()) {
+    ::close(fd_);
+    fd_ = -1;
+    throw CheckpointError(refused);
   }
+  dev_ = st.st_dev;
+  ino_ = st.st_ino;
+}
+
+void Journal::start_fresh() {
+  if (::ftruncate(fd_, 0) != 0) throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
+  pending_ = header_.dump() + "\n";
+  flush();
+}
+
+// A run that went on appending to a journal removed or replaced under it
+// would report its tasks saved while no one can see them.  So it stops, and
+// what the old file holds (all this run knows, up to the batch just
+// synced) is first copied out for the user to put back.
+void Journal::check_in_place() {
+  struct stat st {};
+  const bool gone = ::stat(path_.c_str(), &st) != 0;
+  if (!gone && st.st_dev == dev_ && st.st_ino == ino_) return;
+  const std::string what = gone ? "is gone (" + errno_text() + ")" : "was replaced by another file";
+  std::string rescued;
+  try {
+    rescued = "; the " + std::to_string(saved_) + " task records it held are copied to " + rescue() +
+              ": put that file back as " + path_ + " to resume";
+  } catch (const Error& e) {
+    rescued = std::string("; its records could not be copied out (") + e.what() + ")";
+  }
+  ::close(fd_);
+  fd_ = -1;
+  lost_ = "checkpoint " + path_ + " " + what + " while this run was writing it; the run stops" + rescued;
+  throw CheckpointError(lost_);
+}
+
+std::string Journal::rescue() const {
+  const std::string to = path_ + ".rescued-" + std::to_string(::getpid());
+  AtomicFile out(to);
+  std::string buf(std::size_t{1} << 20, '\0');
+  for (off_t at = 0;;) {
+    const ssize_t n = ::pread(fd_, buf.data(), buf.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError("cannot read back checkpoint " + path_ + ": " + errno_text());
+    if (n == 0) break;
+    out.write(buf.substr(0, static_cast<std::size_t>(n)));
+    at += n;
+  }
+  out.commit();
+  return to;
 }
 
 void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {
+  if (!lost_.empty()) throw CheckpointError(lost_);
   if (const auto old = dropped_.find(task); old != dropped_.end()) {
     const TaskRecord& was = old->second;
     if (rec.unique != was.unique || rec.total != was.total || !(rec.digest == was.digest) || rec.by_key != was.by_key)
@@ -238,7 +304,12 @@ void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vecto
 
 void Journal::flush() {
   last_flush_ = std::chrono::steady_clock::now();
-  if (pending_.empty() || fd_ < 0) return;
+  if (fd_ < 0) return;
+  if (!pending_.empty()) write_pending();
+  check_in_place();
+}
+
+void Journal::write_pending() {
   const char* p = pending_.data();
   std::size_t left = pending_.size();
   while (left > 0) {

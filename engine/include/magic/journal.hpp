@@ -22,7 +22,14 @@
 // field existed name none and count as "unrecorded".
 //
 // Lines are written and fsync'd in batches, at least every `flush_interval`
-// seconds and on flush().  A header that does not match the run, a line
+// seconds and on flush().  A run holds an exclusive flock on its journal: a
+// second run of the same journal is refused ("in use by another run")
+// rather than doubling its records.  After each batch the run checks that
+// the path still names the file it writes: a journal removed or replaced
+// under it (a `git checkout` of an older journal, say) would leave every
+// later record in a file nobody can see, so the run stops with
+// CheckpointError, and what that file holds is first copied out to
+// "<path>.rescued-<pid>".  A header that does not match the run, a line
 // that cannot be read before the last one, or a duplicate or out-of-range
 // task, or a record whose checksum does not match (a hand edit), is refused
 // with CheckpointError.
@@ -99,12 +106,18 @@ class Journal {
   static std::string line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
                           const std::string* source);
   bool read_existing();
-  void open_for_append(bool fresh);
+  void open_locked();
+  void start_fresh();
+  void write_pending();
+  void check_in_place();
+  std::string rescue() const;
 
   std::string path_;
   nlohmann::json header_;
   double interval_;
   int fd_ = -1;
+  std::uint64_t dev_ = 0, ino_ = 0;  // the file fd_ holds, to notice it being replaced
+  std::string lost_;                 // why the journal was given up; records are refused after
   std::string pending_;
   std::chrono::steady_clock::time_point last_flush_;
   std::map<std::uint64_t, TaskRecord> done_;
