@@ -65,7 +65,7 @@ Journal::Journal(std::string path, nlohmann::json header, double flush_interval_
   try {
     if (!read_existing()) start_fresh();
   } catch (...) {
-    ::close(fd_);  // and with it the lock
+    if (fd_ >= 0) ::close(fd_);  // and with it the lock
     throw;
   }
 }
