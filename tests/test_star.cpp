@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <filesystem>
 #include <map>
 #include <numeric>
@@ -419,6 +422,54 @@ TEST(StarComplement, VisitsFewerNodes) {
   // Not symmetric (1 and 3..15): no complement, the plain chain's nodes.
   const json lopsided = spec(7, "1,3..15");
   EXPECT_EQ(run(lopsided).nodes, run(with(lopsided, "solver", "kept-lines")).nodes);
+}
+
+// ---- the chain's BMI2 copy ---------------------------------------------------------
+
+// Sets MAGIC_PORTABLE for one scope and puts back what was there.
+class PortableEnv {
+ public:
+  explicit PortableEnv(const char* value) {
+    if (const char* v = std::getenv("MAGIC_PORTABLE")) old_ = v;
+    if (value) ::setenv("MAGIC_PORTABLE", value, 1);
+    else ::unsetenv("MAGIC_PORTABLE");
+  }
+  ~PortableEnv() {
+    if (old_) ::setenv("MAGIC_PORTABLE", old_->c_str(), 1);
+    else ::unsetenv("MAGIC_PORTABLE");
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+// The same source compiled twice: the copy the processor runs and the
+// portable one must walk the same tree and find the same stars.
+TEST(StarBmi2Copy, WalksTheSameTreeAsThePortableCopy) {
+  const json nine = spec(9);
+  {
+    PortableEnv portable("1");
+    EXPECT_FALSE(magic::StarProblem<9>(magic::star_spec_from_json(nine)).uses_bmi2_copy());
+  }
+  PortableEnv unset(nullptr);
+  if (!magic::StarProblem<9>(magic::star_spec_from_json(nine)).uses_bmi2_copy())
+    GTEST_SKIP() << "this build or processor has no separate BMI2 copy";
+  for (const json& s : {spec(7), spec(9), spec(10), spec(11), spec(7, "3..16"), spec(8, "1..16", 8, 34),
+                        with(spec(8), "solver", "kept-lines"), with(spec(8), "symmetry_breaking", false)}) {
+    for (unsigned t : {1u, 2u})
+      for (int d : {0, 3, 6}) {
+        const RunOptions ro{.threads = t, .split_depth = d};
+        const std::string what = s.dump() + " threads " + std::to_string(t) + " depth " + std::to_string(d);
+        const auto fast = run(s, ro);
+        magic::RunResult slow;
+        {
+          PortableEnv portable("1");
+          slow = run(s, ro);
+        }
+        expect_same_counts(fast, slow, what);
+        EXPECT_EQ(fast.nodes, slow.nodes) << what;
+      }
+  }
 }
 
 // ---- input checking -------------------------------------------------------------

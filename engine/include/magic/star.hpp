@@ -60,6 +60,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -154,6 +155,28 @@ inline std::uint64_t reversed(std::uint64_t m) {
   for (; m; m &= m - 1) r |= 1ull << (63 - std::countr_zero(m));
   return r;
 }
+
+// The chain moves its masks by variable amounts, and without BMI2 a
+// variable 64-bit shift is three micro-operations on Intel cores (shlx and
+// shrx are one).  So a portable build also carries a copy of the chain
+// compiled for BMI2 and takes it when the processor has BMI2; the copy is
+// the same source, so it finds the same stars.  MAGIC_PORTABLE=1 in the
+// environment keeps the portable copy (to compare the two).
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__BMI2__)
+#define MAGIC_STAR_BMI2_COPY 1
+#else
+#define MAGIC_STAR_BMI2_COPY 0
+#endif
+inline bool star_chain_uses_bmi2() {
+#if MAGIC_STAR_BMI2_COPY
+  const char* portable = std::getenv("MAGIC_PORTABLE");
+  if (portable && *portable && std::string_view(portable) != "0") return false;
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#else
+  return false;
+#endif
+}
 }  // namespace star_detail
 
 template <int N>
@@ -197,6 +220,7 @@ class StarProblem {
               : budget_ == 0                   ? StarSolver::Chain
                                                : StarSolver::KeptLines;
     magic_ = solver_ == StarSolver::Chain;
+    bmi2_ = star_detail::star_chain_uses_bmi2();
     mirror_ = nums.back() - nums.front();
     complement_ = magic_ && all_used_ && spec_.symmetry_breaking &&
                   std::all_of(nums.begin(), nums.end(), [&](int v) { return pool_ >> (mirror_ - (v - base_)) & 1; });
@@ -224,6 +248,8 @@ class StarProblem {
     return magic_ ? kStarChainLevels : solver_ == StarSolver::KeptLines ? kStarKeptLevels : kStarPointLevels;
   }
   Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
+  // The chain runs its copy compiled for BMI2 (see star_chain_uses_bmi2).
+  bool uses_bmi2_copy() const { return bmi2_; }
   bool has_group() const { return true; }
 
   template <class F>
@@ -246,7 +272,7 @@ class StarProblem {
     }
     // All lines equal: a chain task, also below the kept-lines solver's top.
     if (w.step <= 4) magic_top(w, sv);
-    else enter_chain<0>(w.step - 5, w, sv);
+    else chain_from(w.step - 5, w, sv);
   }
 
   // The lexicographically smallest of the 2n images (labels in order).  The
@@ -346,8 +372,10 @@ class StarProblem {
     return (N * S) % 2 == 0 && N * S / 2 >= b.lo2n && N * S / 2 <= b.hi2n;
   }
 
+  // Out of line, so that the BMI2 copy's flatten leaves the emission (cold:
+  // one call per star) out of the chain.
   template <class Mode>
-  void emit(const State& s, Mode& m) const {
+  [[gnu::noinline]] void emit(const State& s, Mode& m) const {
     Solution sol;
     for (int p = 0; p < kPoints; ++p) sol[label_[p]] = static_cast<std::uint16_t>(s.pos[p] + base_);
     m.emit(sol);
@@ -418,7 +446,7 @@ class StarProblem {
           take(t, V(1), c);
           take(t, V(N - 1), w);
           t.step = 5;
-          chain<0>(t, t.free, t.rfree, m);
+          chain_from(0, t, m);
         }
         return;
       }
@@ -435,6 +463,25 @@ class StarProblem {
     const std::uint64_t up = star_detail::above(p);
     return complement_ ? up & star_detail::below(mirror_ - p + 1) : up;
   }
+
+  // The chain from `level` on, in the copy this processor runs fastest.
+  template <class Mode>
+  void chain_from(int level, State& s, Mode& m) const {
+#if MAGIC_STAR_BMI2_COPY
+    if constexpr (!Mode::kExpand) {
+      if (bmi2_) return chain_bmi2(level, s, m);
+    }
+#endif
+    enter_chain<0>(level, s, m);
+  }
+#if MAGIC_STAR_BMI2_COPY
+  // flatten: every level, the tail and the 3x3 solve are inlined here and
+  // so compiled for BMI2 (a call out would run the portable copy).
+  template <class Mode>
+  [[gnu::target("bmi,bmi2"), gnu::flatten, gnu::noinline]] void chain_bmi2(int level, State& s, Mode& m) const {
+    enter_chain<0>(level, s, m);
+  }
+#endif
 
   template <int L, class Mode>
   void enter_chain(int level, State& s, Mode& m) const {
@@ -1304,6 +1351,7 @@ class StarProblem {
   int budget_ = 0;
   StarSolver solver_ = StarSolver::Chain;
   bool magic_ = true;
+  bool bmi2_ = false;  // the chain runs its BMI2 copy (star_chain_uses_bmi2)
   // The complement x -> min + max - x maps a magic star with every number of
   // a symmetric set placed onto another (S is then 2 (min + max), its own
   // image).  With the smallest vertex v and the largest w, the chain keeps
