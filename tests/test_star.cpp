@@ -2,11 +2,10 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <optional>
-#include <string>
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 
