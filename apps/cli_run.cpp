@@ -1,6 +1,6 @@
 // The one path every search subcommand takes: spec -> registry -> runner ->
 // JSON, summary and exit code.  One template instance per problem type, all
-// in this file.
+// in this file; the runner's own instances are the library's (run_spec).
 #include <iostream>
 #include <vector>
 
@@ -61,10 +61,9 @@ magic::RunOptions search_options(const Common& c, std::uint64_t want) {
 }
 
 // Ranks 1.. of magic-enum-mpi: solve what rank 0 hands out; rank 0 reports.
-template <class P>
-int serve_problem(const P& p, const Common& c) {
+int serve_spec(const nlohmann::json& spec, const Common& c) {
   install_signal_handlers();
-  cluster::serve(p, search_options(c, solutions_wanted(c)));
+  cluster::serve(spec, search_options(c, solutions_wanted(c)));
   return interrupt_flag().load() ? interrupt_exit_code() : kOk;
 }
 
@@ -75,8 +74,8 @@ struct ReleaseWorkers {
 };
 
 template <class P>
-int execute_problem(const P& p, const Common& c, const Printer& pr) {
-  if (!cluster::primary()) return serve_problem(p, c);
+int execute_problem(const nlohmann::json& spec, const P& p, const Common& c, const Printer& pr) {
+  if (!cluster::primary()) return serve_spec(spec, c);
   const ReleaseWorkers release;
   const std::uint64_t want = solutions_wanted(c);
   check_outputs(c);
@@ -92,7 +91,7 @@ int execute_problem(const P& p, const Common& c, const Printer& pr) {
     if (!c.quiet) std::cerr << "resuming from " << c.checkpoint << " (" << tasks << " tasks done)\n";
   };
   install_signal_handlers();
-  const magic::RunResult r = cluster::run(p, ro);
+  const magic::RunResult r = cluster::run(spec, ro);
   if (ro.on_progress) end_progress();
   nlohmann::json fields = result_fields(p, r, pr);
   if (r.interrupted) {
@@ -111,7 +110,7 @@ int execute_problem(const P& p, const Common& c, const Printer& pr) {
 }  // namespace
 
 int execute(const nlohmann::json& spec, const Common& c, const Printer& pr) {
-  return magic::visit_problem(spec, [&](const auto& p) { return execute_problem(p, c, pr); });
+  return magic::visit_problem(spec, [&](const auto& p) { return execute_problem(spec, p, c, pr); });
 }
 
 }  // namespace cli

@@ -3,16 +3,9 @@
 // an MPI job (magic-enum-mpi, built with -DMAGIC_WITH_MPI=ON).  Both
 // binaries are built from the same CLI sources; this header is the one
 // place they differ.
-#include <exception>
-#include <memory>
-#include <thread>
-
 #include <CLI/CLI.hpp>
 
-#include "magic/runner.hpp"
-#ifdef MAGIC_MPI
-#include "magic/cluster.hpp"
-#endif
+#include "magic/registry.hpp"
 
 namespace cli::cluster {
 
@@ -31,46 +24,15 @@ int rank();
 int ranks();
 inline bool primary() { return rank() == 0; }
 
-// Rank 0's wire: ranks 1.. over MPI, worker 0 through `local`.
-std::unique_ptr<magic::CoordinatorWire> coordinator_wire(magic::LoopbackWire& local);
-std::unique_ptr<magic::WorkerWire> worker_wire();
 // Rank 0 failed before its coordinator ran (a bad output path, say): tells
 // the waiting workers to stop, so the job ends instead of hanging.
 void release_workers();
-void coordinator_started();
 
-// Rank 0: the coordinator here, and worker 0 on a thread beside it.
-template <class P>
-magic::RunResult run(const P& p, const magic::RunOptions& ro) {
-  coordinator_started();
-  magic::LoopbackWire local(1);
-  std::exception_ptr worker_failure;
-  std::thread worker0([&] {
-    try {
-      magic::run_worker(p, ro, local.worker(0));
-    } catch (...) {
-      worker_failure = std::current_exception();
-    }
-  });
-  magic::RunResult r;
-  try {
-    auto wire = coordinator_wire(local);
-    r = magic::run_coordinator(p, ro, *wire);
-  } catch (...) {
-    worker0.join();
-    throw;
-  }
-  worker0.join();
-  if (worker_failure) std::rethrow_exception(worker_failure);
-  return r;
-}
-
+// Rank 0: the coordinator here, and worker 0 on a thread beside it (its
+// wire to the coordinator is a LoopbackWire, to ranks 1.. MPI).
+magic::RunResult run(const nlohmann::json& spec, const magic::RunOptions& ro);
 // Ranks 1..: a worker until the coordinator says there is no more.
-template <class P>
-void serve(const P& p, const magic::RunOptions& ro) {
-  auto wire = worker_wire();
-  magic::run_worker(p, ro, *wire);
-}
+void serve(const nlohmann::json& spec, const magic::RunOptions& ro);
 #else
 inline constexpr bool kAcrossRanks = false;
 struct Job {
@@ -79,12 +41,10 @@ struct Job {
 inline int rank() { return 0; }
 inline bool primary() { return true; }
 inline void release_workers() {}
-template <class P>
-magic::RunResult run(const P& p, const magic::RunOptions& ro) {
-  return magic::run(p, ro);
+inline magic::RunResult run(const nlohmann::json& spec, const magic::RunOptions& ro) {
+  return magic::run_spec(spec, ro).result;
 }
-template <class P>
-void serve(const P&, const magic::RunOptions&) {}
+inline void serve(const nlohmann::json&, const magic::RunOptions&) {}
 #endif
 
 // The subcommands that search, and so run on every rank; the others

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "magic/cluster.hpp"
+#include "magic/cluster_spec.hpp"
 #include "magic/registry.hpp"
 #include "temp_path.hpp"
 #include "toy_problem.hpp"
@@ -57,9 +58,7 @@ Stream local(const nlohmann::json& spec, const RunOptions& ro, std::uint64_t n =
   return with_solutions(ro, n, [&](const RunOptions& o) { return magic::run_spec(spec, o).result; });
 }
 Stream across(const nlohmann::json& spec, const RunOptions& ro, int workers, std::uint64_t n = 0) {
-  return with_solutions(ro, n, [&](const RunOptions& o) {
-    return magic::visit_problem(spec, [&](const auto& p) { return magic::run_loopback(p, o, workers); });
-  });
+  return with_solutions(ro, n, [&](const RunOptions& o) { return magic::run_spec_loopback(spec, o, workers); });
 }
 
 void expect_same(const RunResult& r, const RunResult& ref, const std::string& what) {
@@ -160,14 +159,7 @@ TEST(ClusterRefuses, WhatOnlyOneProcessCanDo) {
   EXPECT_THROW(across(star, {.dedup = magic::DedupMode::HashSet}, 2), magic::SpecError);
   // complete's "first" mode stops after one completion.
   const nlohmann::json first{{"name", "complete"}, {"grid", "0 0 0\n0 5 0\n0 0 0"}, {"mode", "first"}};
-  EXPECT_THROW(
-      magic::visit_problem(first,
-                           [&](const auto& p) {
-                             RunOptions o;
-                             o.stop_after = magic::default_stop_after(first);
-                             return magic::run_loopback(p, o, 2);
-                           }),
-      magic::SpecError);
+  EXPECT_THROW(magic::run_spec_loopback(first, {}, 2), magic::SpecError);
 }
 
 // A toy whose task 7 throws: the run fails with the worker's reason and its rank.

@@ -10,10 +10,12 @@
 #include <chrono>
 #include <climits>
 #include <deque>
+#include <exception>
 #include <string>
 #include <thread>
 
 #include "../cluster.hpp"
+#include "magic/cluster_spec.hpp"
 
 namespace cli::cluster {
 namespace {
@@ -147,12 +149,34 @@ Job::~Job() { MPI_Finalize(); }
 int rank() { return g_rank; }
 int ranks() { return g_ranks; }
 
-std::unique_ptr<magic::CoordinatorWire> coordinator_wire(magic::LoopbackWire& local) {
-  return std::make_unique<CoordinatorEnd>(local);
+magic::RunResult run(const nlohmann::json& spec, const magic::RunOptions& ro) {
+  g_coordinator_ran = true;
+  magic::LoopbackWire local(1);
+  std::exception_ptr worker_failure;
+  std::thread worker0([&] {
+    try {
+      magic::run_spec_worker(spec, ro, local.worker(0));
+    } catch (...) {
+      worker_failure = std::current_exception();
+    }
+  });
+  magic::RunResult r;
+  try {
+    CoordinatorEnd wire(local);
+    r = magic::run_spec_coordinator(spec, ro, wire);
+  } catch (...) {
+    worker0.join();
+    throw;
+  }
+  worker0.join();
+  if (worker_failure) std::rethrow_exception(worker_failure);
+  return r;
 }
-std::unique_ptr<magic::WorkerWire> worker_wire() { return std::make_unique<WorkerEnd>(); }
 
-void coordinator_started() { g_coordinator_ran = true; }
+void serve(const nlohmann::json& spec, const magic::RunOptions& ro) {
+  WorkerEnd wire;
+  magic::run_spec_worker(spec, ro, wire);
+}
 
 void release_workers() {
   if (g_rank != 0 || g_coordinator_ran || g_ranks < 2) return;

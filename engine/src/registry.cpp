@@ -1,5 +1,7 @@
 #include "magic/registry.hpp"
 
+#include "run_family.hpp"
+
 namespace magic {
 
 std::string by_key_name(const nlohmann::json& problem) {
@@ -29,11 +31,7 @@ std::uint64_t default_stop_after(const nlohmann::json& spec) {
 }
 
 SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
-  return visit_problem(spec, [&](const auto& p) {
-    RunOptions o = ro;
-    if (o.stop_after == 0) o.stop_after = default_stop_after(spec);
-    return SpecRun{p.describe(), run(p, o)};
-  });
+  return with_spec_family(spec, [&](auto fam) { return detail::run_family<decltype(fam)>(spec, ro); });
 }
 
 }  // namespace magic

@@ -718,17 +718,17 @@ void run_worker(const P& p, const RunOptions& opt, WorkerWire& wire) {
   detail::Worker<P>(p, opt, wire).run();
 }
 
-// The whole cluster in one process, `workers` worker threads: the tests'
-// stand-in for an MPI job.
-template <Problem P>
-RunResult run_loopback(const P& p, const RunOptions& opt, int workers) {
+// The whole cluster in one process: work(wire) on `workers` threads, each
+// with its end of a LoopbackWire, and coordinate(wire) on this one.
+template <class Work, class Coordinate>
+RunResult run_on_loopback(int workers, Work&& work, Coordinate&& coordinate) {
   LoopbackWire net(workers);
   std::vector<std::thread> ts;
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
   for (int w = 0; w < workers; ++w) {
     ts.emplace_back([&, w] {
       try {
-        run_worker(p, opt, net.worker(w));
+        work(net.worker(w));
       } catch (...) {
         errors[static_cast<std::size_t>(w)] = std::current_exception();
       }
@@ -737,7 +737,7 @@ RunResult run_loopback(const P& p, const RunOptions& opt, int workers) {
   RunResult r;
   std::exception_ptr failure;
   try {
-    r = run_coordinator(p, opt, net.coordinator());
+    r = coordinate(net.coordinator());
   } catch (...) {
     failure = std::current_exception();
   }
@@ -746,6 +746,15 @@ RunResult run_loopback(const P& p, const RunOptions& opt, int workers) {
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
   return r;
+}
+
+// The whole cluster in one process, `workers` worker threads: the tests'
+// stand-in for an MPI job.
+template <Problem P>
+RunResult run_loopback(const P& p, const RunOptions& opt, int workers) {
+  return run_on_loopback(
+      workers, [&](WorkerWire& wire) { run_worker(p, opt, wire); },
+      [&](CoordinatorWire& wire) { return run_coordinator(p, opt, wire); });
 }
 
 }  // namespace magic

@@ -33,18 +33,25 @@ bool with_family(const std::string& name, F&& f) {
                     Families{});
 }
 
-// Calls f(const P&) with the problem the spec describes and returns its
-// result.  Throws SpecError for an unknown or malformed spec.
+// Calls f(family) with the family the spec names and returns its result.
+// Throws SpecError for an unknown or malformed spec.
 template <class F>
-auto visit_problem(const nlohmann::json& spec, F&& f) {
-  using R = decltype(SquareFamily::visit(spec, f));
+auto with_spec_family(const nlohmann::json& spec, F&& f) {
+  using R = decltype(f(SquareFamily{}));
   if (!spec.is_object() || !spec.contains("name") || !spec.at("name").is_string())
     throw SpecError("a problem spec is an object with a \"name\", got " + spec.dump());
   const std::string name = spec.at("name").get<std::string>();
   std::optional<R> out;
-  if (!with_family(name, [&](auto fam) { out.emplace(decltype(fam)::visit(spec, f)); }))
+  if (!with_family(name, [&](auto fam) { out.emplace(f(fam)); }))
     throw SpecError("unknown problem '" + name + "' (use square, star, circle or complete)");
   return R(std::move(*out));
+}
+
+// Calls f(const P&) with the problem the spec describes and returns its
+// result.  Throws SpecError for an unknown or malformed spec.
+template <class F>
+auto visit_problem(const nlohmann::json& spec, F&& f) {
+  return with_spec_family(spec, [&](auto fam) { return decltype(fam)::visit(spec, f); });
 }
 
 // The name of counts.by_key for a problem's description ("by_sum" for
@@ -59,6 +66,10 @@ struct SpecRun {
   nlohmann::json problem;  // the problem's own description (echo)
   RunResult result;
 };
+// Runs the problem the spec describes.  The runner's instances for all
+// problem types are compiled once, in the library (one file per family,
+// engine/src/run_*.cpp), so calling this instantiates nothing: prefer it to
+// visit_problem + run wherever the problem type itself is not needed.
 SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro = {});
 
 }  // namespace magic

@@ -1,0 +1,41 @@
+#pragma once
+// The cluster's coordinator and worker for every problem type, compiled once
+// and spread over files as the runner is (see ../run_family.hpp): one per
+// family (cluster_<family>.cpp) and the star sizes over
+// cluster_star_<first size>.cpp.
+#include "../run_family.hpp"
+#include "magic/cluster_spec.hpp"
+
+namespace magic::detail {
+
+template <class Fam>
+RunResult coordinate_family(const nlohmann::json& spec, const RunOptions& ro, CoordinatorWire& wire) {
+  return Fam::visit(spec, [&](const auto& p) { return run_coordinator(p, with_spec_defaults(spec, ro), wire); });
+}
+
+template <class Fam>
+void work_family(const nlohmann::json& spec, const RunOptions& ro, WorkerWire& wire) {
+  Fam::visit(spec, [&](const auto& p) { run_worker(p, with_spec_defaults(spec, ro), wire); });
+}
+
+#define MAGIC_CLUSTER_FAMILY_AS(PREFIX, Fam)                                                                  \
+  PREFIX template RunResult coordinate_family<Fam>(const nlohmann::json&, const RunOptions&, CoordinatorWire&); \
+  PREFIX template void work_family<Fam>(const nlohmann::json&, const RunOptions&, WorkerWire&);
+MAGIC_CLUSTER_FAMILY_AS(extern, SquareFamily)
+MAGIC_CLUSTER_FAMILY_AS(extern, StarFamily)
+MAGIC_CLUSTER_FAMILY_AS(extern, CircleFamily)
+MAGIC_CLUSTER_FAMILY_AS(extern, CompleteFamily)
+
+}  // namespace magic::detail
+
+namespace magic {
+
+#define MAGIC_CLUSTER_STAR_AS(PREFIX, N)                                                                   \
+  PREFIX template RunResult run_coordinator<StarProblem<N>>(const StarProblem<N>&, const RunOptions&,     \
+                                                            CoordinatorWire&);                             \
+  PREFIX template void run_worker<StarProblem<N>>(const StarProblem<N>&, const RunOptions&, WorkerWire&);
+#define MAGIC_CLUSTER_STAR(N) MAGIC_CLUSTER_STAR_AS(, N)
+#define MAGIC_EXTERN_CLUSTER_STAR(N) MAGIC_CLUSTER_STAR_AS(extern, N)
+MAGIC_STAR_SIZES(MAGIC_EXTERN_CLUSTER_STAR)
+
+}  // namespace magic

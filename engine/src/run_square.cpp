@@ -1,0 +1,6 @@
+// run_spec for the square problems (see run_family.hpp).
+#include "run_family.hpp"
+
+namespace magic::detail {
+template SpecRun run_family<SquareFamily>(const nlohmann::json&, const RunOptions&);
+}  // namespace magic::detail
