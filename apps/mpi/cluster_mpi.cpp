@@ -10,7 +10,6 @@
 #include <chrono>
 #include <climits>
 #include <deque>
-#include <exception>
 #include <string>
 #include <thread>
 
@@ -89,7 +88,8 @@ bool poll(int source, int& from, std::string& m) {
 
 class CoordinatorEnd : public magic::CoordinatorWire {
  public:
-  explicit CoordinatorEnd(magic::LoopbackWire& local) : local_(local.coordinator()) {}
+  // local: the in-process wire to worker 0.
+  explicit CoordinatorEnd(magic::CoordinatorWire& local) : local_(local) {}
   int workers() const override { return g_ranks; }
   void send(int w, std::string m) override {
     if (w == 0) local_.send(0, std::move(m));
@@ -151,26 +151,13 @@ int ranks() { return g_ranks; }
 
 magic::RunResult run(const nlohmann::json& spec, const magic::RunOptions& ro) {
   g_coordinator_ran = true;
-  magic::LoopbackWire local(1);
-  std::exception_ptr worker_failure;
-  std::thread worker0([&] {
-    try {
-      magic::run_spec_worker(spec, ro, local.worker(0));
-    } catch (...) {
-      worker_failure = std::current_exception();
-    }
-  });
-  magic::RunResult r;
-  try {
-    CoordinatorEnd wire(local);
-    r = magic::run_spec_coordinator(spec, ro, wire);
-  } catch (...) {
-    worker0.join();
-    throw;
-  }
-  worker0.join();
-  if (worker_failure) std::rethrow_exception(worker_failure);
-  return r;
+  // Rank 0 is worker 0 too, on a thread, with the coordinator on this one.
+  return magic::run_on_loopback(
+      1, [&](magic::WorkerWire& w0) { magic::run_spec_worker(spec, ro, w0); },
+      [&](magic::CoordinatorWire& local) {
+        CoordinatorEnd wire(local);
+        return magic::run_spec_coordinator(spec, ro, wire);
+      });
 }
 
 void serve(const nlohmann::json& spec, const magic::RunOptions& ro) {

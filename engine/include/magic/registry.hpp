@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -33,7 +34,8 @@ bool with_family(const std::string& name, F&& f) {
                     Families{});
 }
 
-// Calls f(family) with the family the spec names and returns its result.
+// Calls f(family) with the family the spec names and returns its result
+// (if any).
 // Throws SpecError for an unknown or malformed spec.
 template <class F>
 auto with_spec_family(const nlohmann::json& spec, F&& f) {
@@ -41,10 +43,14 @@ auto with_spec_family(const nlohmann::json& spec, F&& f) {
   if (!spec.is_object() || !spec.contains("name") || !spec.at("name").is_string())
     throw SpecError("a problem spec is an object with a \"name\", got " + spec.dump());
   const std::string name = spec.at("name").get<std::string>();
-  std::optional<R> out;
-  if (!with_family(name, [&](auto fam) { out.emplace(f(fam)); }))
-    throw SpecError("unknown problem '" + name + "' (use square, star, circle or complete)");
-  return R(std::move(*out));
+  const auto unknown = [&] { return SpecError("unknown problem '" + name + "' (use square, star, circle or complete)"); };
+  if constexpr (std::is_void_v<R>) {
+    if (!with_family(name, [&](auto fam) { f(fam); })) throw unknown();
+  } else {
+    std::optional<R> out;
+    if (!with_family(name, [&](auto fam) { out.emplace(f(fam)); })) throw unknown();
+    return R(std::move(*out));
+  }
 }
 
 // Calls f(const P&) with the problem the spec describes and returns its

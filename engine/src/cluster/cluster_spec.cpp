@@ -10,10 +10,7 @@ RunResult run_spec_coordinator(const nlohmann::json& spec, const RunOptions& opt
 }
 
 void run_spec_worker(const nlohmann::json& spec, const RunOptions& opt, WorkerWire& wire) {
-  with_spec_family(spec, [&](auto fam) {
-    detail::work_family<decltype(fam)>(spec, opt, wire);
-    return true;  // with_spec_family wants a value
-  });
+  with_spec_family(spec, [&](auto fam) { detail::work_family<decltype(fam)>(spec, opt, wire); });
 }
 
 RunResult run_spec_loopback(const nlohmann::json& spec, const RunOptions& opt, int workers) {
