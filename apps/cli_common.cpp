@@ -223,6 +223,7 @@ void print_summary(std::ostream& os, const nlohmann::json& problem, const magic:
      << " shard=" << magic::to_string(magic::Shard{r.shard_index, r.shard_count}) << " tasks=" << r.tasks;
   if (r.adaptive) os << " pieces=" << r.pieces;
   if (r.cluster) os << " ranks=" << r.cluster->ranks.size();
+  if (!r.kernel.empty()) os << " kernel=" << r.kernel;
   os << "\n";
   os << "unique " << r.unique;
   if (r.has_total) os << "  total " << r.total;

@@ -131,6 +131,15 @@ TEST(MergeInputs, MixedProblemsVersionsAndBadFilesAreRefused) {
   const std::string own = nlohmann::json::parse(std::ifstream(sq)).at("run").at("source").get<std::string>();
   EXPECT_FALSE(both.at("run").contains("source")) << both.dump();
   EXPECT_EQ(both.at("run").at("sources_merged"), nlohmann::json(std::set<std::string>{own, "0123456789ab"}));
+  // Likewise shards that ran other copies of the search code.
+  const auto other_kernel = edited("kern.json", [](auto& j) {
+    j["run"]["kernel"] = "portable";
+    j["run"]["shard"] = "1/2";
+  });
+  const auto kernels = nlohmann::json::parse(run_cli("merge --json - " + sq + " " + other_kernel).out);
+  EXPECT_FALSE(kernels.at("run").contains("kernel")) << kernels.dump();
+  EXPECT_EQ(kernels.at("run").at("kernels_merged"), nlohmann::json(std::set<std::string>{"none", "portable"}));
+  EXPECT_FALSE(both.at("run").contains("kernels_merged")) << both.dump();
   // A shard's task_sources are summed; a shard without them counts its
   // tasks under its source.
   const auto resumed = edited("ts.json", [](auto& j) {

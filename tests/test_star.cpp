@@ -10,6 +10,7 @@
 #include <set>
 
 #include "magic/registry.hpp"
+#include "magic/result.hpp"
 #include "magic/star.hpp"
 #include "oracle/star_oracle.hpp"
 #include "temp_path.hpp"
@@ -469,6 +470,24 @@ TEST(StarBmi2Copy, WalksTheSameTreeAsThePortableCopy) {
         EXPECT_EQ(fast.nodes, slow.nodes) << what;
       }
   }
+}
+
+// The run names the copy of the chain it ran, so that a timed record says
+// which one it timed; the other solvers have one copy and name none.
+TEST(StarBmi2Copy, RunNamesItsKernel) {
+  const json seven = spec(7);
+  {
+    PortableEnv portable("1");
+    const auto r = run(seven, RunOptions{.threads = 1});
+    EXPECT_EQ(r.kernel, "portable");
+    EXPECT_EQ(magic::run_json(r).at("kernel"), "portable");
+  }
+  PortableEnv unset(nullptr);
+  const bool bmi2 = magic::StarProblem<7>(magic::star_spec_from_json(seven)).uses_bmi2_copy();
+  EXPECT_EQ(run(seven, RunOptions{.threads = 1}).kernel, bmi2 ? "bmi2" : "portable");
+  const auto kept = run(with(spec(8), "solver", "kept-lines"), RunOptions{.threads = 1});
+  EXPECT_EQ(kept.kernel, "");
+  EXPECT_FALSE(magic::run_json(kept).contains("kernel"));
 }
 
 // ---- input checking -------------------------------------------------------------

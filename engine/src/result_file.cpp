@@ -169,10 +169,24 @@ bool check_coverage(const std::vector<ShardResult>& shards, bool partial) {
   return complete;
 }
 
+// A string of a shard's run block, `none` when it has none.
+std::string run_string(const ShardResult& s, const char* key, const char* none) {
+  const auto it = s.run.find(key);
+  return it != s.run.end() && it->is_string() ? it->get<std::string>() : none;
+}
 // The commit a shard's binary was built from ("unknown" when it names none).
-std::string source_of(const ShardResult& s) {
-  const auto it = s.run.find("source");
-  return it != s.run.end() && it->is_string() ? it->get<std::string>() : "unknown";
+std::string source_of(const ShardResult& s) { return run_string(s, "source", "unknown"); }
+
+// Shards of other builds (or other copies of the search code) merge, since
+// the digest is the contract, but then no one of them made the result: the
+// run block names each, under `each`, instead of `key`.
+void name_each(nlohmann::json& run, const std::vector<ShardResult>& shards, const char* key, const char* each,
+               const char* none) {
+  std::set<std::string> seen;
+  for (const ShardResult& s : shards) seen.insert(run_string(s, key, none));
+  if (seen.size() < 2) return;
+  run.erase(key);
+  run[each] = seen;
 }
 
 // The shards' task_sources summed, when any shard has them; a shard
@@ -241,14 +255,8 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   run["cpu_seconds"] = cpu;
   run["wall_seconds"] = wall;  // the longest shard: they may have run side by side
   run.erase("threads");        // per shard, not of the merge
-  // Shards built from other commits merge (the digest is the contract), but
-  // then no one commit made the result: each is named instead.
-  std::set<std::string> sources;
-  for (const ShardResult& s : shards) sources.insert(source_of(s));
-  if (sources.size() > 1) {
-    run.erase("source");
-    run["sources_merged"] = sources;
-  }
+  name_each(run, shards, "source", "sources_merged", "unknown");
+  name_each(run, shards, "kernel", "kernels_merged", "none");
   run.erase("task_sources");
   if (const auto by = merged_task_sources(shards)) run["task_sources"] = *by;
   nlohmann::json out = a.extra;

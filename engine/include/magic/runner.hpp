@@ -98,6 +98,9 @@ struct RunResult {
   bool exhaustive = true;   // false when stopped early (stop_after or interrupt)
   bool interrupted = false;
   std::string dedup;        // "generator", "canonical-filter" or "hash-set"
+  // Which copy of the search code ran, for a problem that has more than one
+  // (the star chain: "bmi2" or "portable"); empty otherwise.
+  std::string kernel;
   unsigned threads = 0;
   int split_depth = 0;
   std::string split_level;          // what one level of split_depth is, for this problem
@@ -148,6 +151,7 @@ RunResult echo(const P& p, const RunOptions& opt) {
   r.shard_count = opt.shard_count;
   r.has_total = p.has_group();
   r.dedup = hash_set ? "hash-set" : p.emits() == Emits::AllImages ? "canonical-filter" : "generator";
+  if constexpr (requires { std::string(p.kernel()); }) r.kernel = p.kernel();
   // One thread has no one to hand work to; a stopped search wants its first
   // solutions, not a balanced tail.
   r.adaptive = opt.adaptive && !opt.stop_after && (r.threads > 1 || opt.split_always);

@@ -250,6 +250,9 @@ class StarProblem {
   Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
   // The chain runs its copy compiled for BMI2 (see star_chain_uses_bmi2).
   bool uses_bmi2_copy() const { return bmi2_; }
+  // The run block names the chain's copy: the same stars either way, but
+  // not the same speed, so a timed record says which one it timed.
+  const char* kernel() const { return !magic_ ? "" : bmi2_ ? "bmi2" : "portable"; }
   bool has_group() const { return true; }
 
   template <class F>
