@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -14,7 +15,9 @@
 
 #include "magic/cluster.hpp"
 #include "magic/cluster_spec.hpp"
+#include "magic/journal.hpp"
 #include "magic/registry.hpp"
+#include "magic/result.hpp"
 #include "temp_path.hpp"
 #include "toy_problem.hpp"
 
@@ -215,6 +218,69 @@ TEST(ClusterFailure, ARankStoppedOnItsOwnStopsTheRunAndTheJournalResumes) {
   EXPECT_EQ(whole.digest, ref.digest);
   EXPECT_EQ(whole.unique, ref.unique);
   EXPECT_TRUE(whole.exhaustive);
+}
+
+// A worker's wire as if its binary were built from another commit: its
+// reports name that build instead of this one.
+class OtherBuild : public magic::WorkerWire {
+ public:
+  OtherBuild(magic::WorkerWire& inner, std::string source) : inner_(inner), source_(std::move(source)) {}
+  void send(std::string m) override {
+    magic::wire::Reader rd(m);
+    if (rd.get<magic::wire::Kind>() == magic::wire::Kind::Report) {
+      const std::string own = rd.get_text();  // the build comes first
+      magic::wire::Writer w(magic::wire::Kind::Report);
+      w.put_text(source_);
+      m = w.take() + m.substr(1 + sizeof(std::uint32_t) + own.size());
+    }
+    inner_.send(std::move(m));
+  }
+  bool receive(std::string& m, double seconds) override { return inner_.receive(m, seconds); }
+
+ private:
+  magic::WorkerWire& inner_;
+  std::string source_;
+};
+
+// Ranks may run different builds: the journal names the rank's build for
+// each task it ran, not the coordinator's, and so does run.task_sources.
+TEST(ClusterBuilds, EachTaskNamesTheBuildOfTheRankThatRanIt) {
+  const SubsetSum p{22, 6, 60};
+  ScratchPath journal("cluster_builds");
+  RunOptions ro{.threads = 1, .split_depth = 2};
+  ro.checkpoint = journal.str();
+  const std::string own = magic::BuildInfo::source(), other = "0123456789ab";
+  magic::LoopbackWire net(2);
+  OtherBuild rank1(net.worker(1), other);
+  std::thread w0([&] { magic::run_worker(p, ro, net.worker(0)); });
+  std::thread w1([&] { magic::run_worker(p, ro, rank1); });
+  const RunResult r = magic::run_coordinator(p, ro, net.coordinator());
+  w0.join();
+  w1.join();
+  ASSERT_TRUE(r.cluster);
+  ASSERT_TRUE(r.exhaustive);
+  const auto& ranks = r.cluster->ranks;
+  EXPECT_EQ(ranks[0].source, own);
+  EXPECT_EQ(ranks[1].source, other);
+  ASSERT_GT(ranks[1].tasks, 0u);  // both ask for a batch at the start
+  const std::map<std::string, std::uint64_t> want{{own, ranks[0].tasks}, {other, ranks[1].tasks}};
+  EXPECT_EQ(r.task_sources, want);
+  const auto on_disk = magic::read_journal(journal.str());
+  ASSERT_TRUE(on_disk);
+  EXPECT_EQ(magic::count_by_build(on_disk->sources, on_disk->done), want);
+  // A resume counts the journal's records under the builds they name.
+  const RunResult again = magic::run_loopback(p, ro, 2);
+  EXPECT_EQ(again.task_sources, want);
+  EXPECT_EQ(again.digest, r.digest);
+}
+
+// Each rank names the copy of the search code it ran.
+TEST(ClusterBuilds, EachRankNamesItsKernel) {
+  const RunResult r = magic::run_spec_loopback({{"name", "star"}, {"n", 9}}, {.threads = 1}, 2);
+  ASSERT_TRUE(r.cluster);
+  EXPECT_FALSE(r.kernel.empty());
+  for (const auto& rank : r.cluster->ranks) EXPECT_EQ(rank.kernel, r.kernel);
+  EXPECT_EQ(magic::run_json(r).at("per_rank").at(1).at("kernel"), r.kernel);
 }
 
 TEST(ClusterWire, RecordsCrossTheWireIntact) {

@@ -168,10 +168,9 @@ std::map<std::string, std::uint64_t> count_by_build(const std::map<std::uint64_t
   return by;
 }
 
-// Every task recorded since the resume was run by this build.
 std::map<std::string, std::uint64_t> Journal::sources() const {
   std::map<std::string, std::uint64_t> by = count_by_build(sources_, done_);
-  if (saved_ > resumed_) by[BuildInfo::source()] += saved_ - resumed_;
+  for (const auto& [source, n] : recorded_by_) by[source] += n;
   return by;
 }
 
@@ -286,7 +285,8 @@ std::string Journal::rescue() const {
   return to;
 }
 
-void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions) {
+void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
+                     const std::string* source) {
   if (!lost_.empty()) throw CheckpointError(lost_);
   if (const auto old = dropped_.find(task); old != dropped_.end()) {
     const TaskRecord& was = old->second;
@@ -295,8 +295,9 @@ void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vecto
                             ", run again for its solutions, gave " + to_json(rec).dump() + " where its record said " +
                             to_json(was).dump());
   }
-  const std::string source = BuildInfo::source();
-  pending_ += line(task, rec, solutions, &source);
+  const std::string by = source ? *source : BuildInfo::source();
+  pending_ += line(task, rec, solutions, &by);
+  ++recorded_by_[by];
   ++saved_;
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - last_flush_).count() >= interval_) flush();

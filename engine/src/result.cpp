@@ -24,12 +24,13 @@ nlohmann::json counts_json(const RunResult& r, const std::string& by_key_name) {
 // A run across ranks adds what each rank did and what the coordination cost.
 nlohmann::json cluster_json(const ClusterStats& c) {
   nlohmann::json ranks = nlohmann::json::array();
-  for (const auto& s : c.ranks)
-    ranks.push_back({{"threads", s.threads},
-                     {"tasks", s.tasks},
-                     {"nodes", s.nodes},
-                     {"cpu_seconds", s.cpu_seconds},
-                     {"pieces", s.pieces}});
+  for (const auto& s : c.ranks) {
+    nlohmann::json rank = {{"source", s.source},       {"threads", s.threads},
+                           {"tasks", s.tasks},         {"nodes", s.nodes},
+                           {"cpu_seconds", s.cpu_seconds}, {"pieces", s.pieces}};
+    if (!s.kernel.empty()) rank["kernel"] = s.kernel;
+    ranks.push_back(rank);
+  }
   return {{"ranks", c.ranks.size()},
           {"per_rank", ranks},
           {"messages", c.messages},

@@ -8,7 +8,7 @@
 // checkpoint are those of magic::run, and either one resumes the other.
 //
 //   worker w (every rank, 0 too)          coordinator (rank 0)
-//   Report{want n, finished tasks} ──────▶ fold records in task order, journal
+//   Report{build, want n, finished tasks} ─▶ fold records in task order, journal
 //                   ◀─────────────────── Batch{(task, State) ...}  (empty: no more)
 //   Report{bye}                  ──────▶ every worker said bye: the run is over
 //                   ◀─────────────────── Stop  (interrupt or failure)
@@ -17,6 +17,9 @@
 // on MPI, and the tests on threads (LoopbackWire).  Every rank runs the same
 // command line, so a worker builds the same problem and options itself;
 // states and solutions cross the wire as bytes (they are trivially copyable).
+// Its binary may still differ (another machine, another commit): each
+// report names the worker's build and search copy, and the journal records
+// the build that ran each task.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -34,6 +37,7 @@
 #include <tbb/info.h>
 
 #include "magic/core/error.hpp"
+#include "magic/result.hpp"
 #include "magic/runner.hpp"
 
 namespace magic {
@@ -376,9 +380,12 @@ class Coordinator {
   }
 
   void report(int w, Peer& peer, wire::Reader& rd) {
+    RankStats& stats = r_.cluster->ranks[static_cast<std::size_t>(w)];
+    stats.source = rd.get_text();
+    stats.kernel = rd.get_text();
+    if (stats.source.empty()) throw ClusterError("rank " + std::to_string(w) + " sent a report that names no build");
     const auto flags = rd.get<std::uint8_t>();
     const auto want = rd.get<std::uint32_t>();
-    RankStats& stats = r_.cluster->ranks[static_cast<std::size_t>(w)];
     stats.threads = rd.get<std::uint32_t>();
     stats.pieces = rd.get<std::uint64_t>();
     bool skipped = false;
@@ -415,7 +422,7 @@ class Coordinator {
       stats.cpu_seconds += ctx->record.cpu_seconds;
     }
     ++returned_;
-    merger_->finish(k, std::move(ctx), [&] { progress(); });
+    merger_->finish(k, std::move(ctx), [&] { progress(); }, stats.source);
     return ok != 0;
   }
 
@@ -668,6 +675,8 @@ class Worker {
 
   std::string report(const std::vector<Done>& done, std::uint32_t want, bool bye) {
     wire::Writer out(wire::Kind::Report);
+    out.put_text(BuildInfo::source());
+    out.put_text(kernel_of(p_));
     std::uint8_t flags = bye ? wire::kBye : 0;
     bool skipped = false;
     for (const auto& d : done) skipped |= !d.ctx || d.ctx->aborted();

@@ -18,8 +18,9 @@
 //
 // Each record also names the build that ran its task ("source", the
 // commit), so a run stopped and resumed across builds says which tasks each
-// one did (the result's run.task_sources).  Records written before this
-// field existed name none and count as "unrecorded".
+// one did (the result's run.task_sources).  On a cluster that is the build
+// of the rank that ran the task, not the coordinator's.  Records written
+// before this field existed name none and count as "unrecorded".
 //
 // Lines are written and fsync'd in batches, at least every `flush_interval`
 // seconds and on flush().  A run holds an exclusive flock on its journal: a
@@ -94,9 +95,11 @@ class Journal {
   std::map<std::string, std::uint64_t> sources() const;
   static constexpr const char* kUnrecordedSource = "unrecorded";
   // Appends a finished task, with the solutions it lists when the run lists
-  // them; writes and syncs the batch when it is due.  A dropped task must
-  // come out as its old record said (CheckpointError otherwise).
-  void record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions = nullptr);
+  // them, run by build `source` (null: this process's); writes and syncs
+  // the batch when it is due.  A dropped task must come out as its old
+  // record said (CheckpointError otherwise).
+  void record(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions = nullptr,
+              const std::string* source = nullptr);
   // Writes and syncs everything recorded so far.
   void flush();
   // The "sum" of a record line: XXH3 of the line's JSON without "sum".
@@ -123,6 +126,7 @@ class Journal {
   std::map<std::uint64_t, TaskRecord> done_;
   std::map<std::uint64_t, std::vector<nlohmann::json>> solutions_;
   std::map<std::uint64_t, std::string> sources_;  // of the resumed records that name their build
+  std::map<std::string, std::uint64_t> recorded_by_;  // this run's records, by build
   std::map<std::uint64_t, TaskRecord> dropped_;
   std::uint64_t resumed_ = 0;
   std::uint64_t saved_ = 0;

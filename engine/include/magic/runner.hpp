@@ -74,6 +74,8 @@ struct RunOptions {
 
 // What the coordinator of a run across ranks learns of one rank (magic/cluster.hpp).
 struct RankStats {
+  std::string source;  // the build the rank runs (BuildInfo::source)
+  std::string kernel;  // the copy of the search code it runs (RunResult::kernel)
   unsigned threads = 0;
   std::uint64_t tasks = 0;
   std::uint64_t nodes = 0;
@@ -131,6 +133,13 @@ inline constexpr std::uint64_t kProbeNodes = std::uint64_t{1} << 16;
 
 namespace detail {
 
+// RunResult::kernel of a problem.
+template <Problem P>
+std::string kernel_of(const P& p) {
+  if constexpr (requires { std::string(p.kernel()); }) return p.kernel();
+  else return {};
+}
+
 // The run's echo: everything that decides the task list and how it is merged.
 template <Problem P>
 RunResult echo(const P& p, const RunOptions& opt) {
@@ -151,7 +160,7 @@ RunResult echo(const P& p, const RunOptions& opt) {
   r.shard_count = opt.shard_count;
   r.has_total = p.has_group();
   r.dedup = hash_set ? "hash-set" : p.emits() == Emits::AllImages ? "canonical-filter" : "generator";
-  if constexpr (requires { std::string(p.kernel()); }) r.kernel = p.kernel();
+  r.kernel = kernel_of(p);
   // One thread has no one to hand work to; a stopped search wants its first
   // solutions, not a balanced tail.
   r.adaptive = opt.adaptive && !opt.stop_after && (r.threads > 1 || opt.split_always);

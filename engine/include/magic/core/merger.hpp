@@ -78,11 +78,12 @@ class OrderedMerger {
   EmitPolicy emit_policy() const { return emit_policy(p_, policy_); }
   const std::atomic<bool>& halt() const { return halt_; }
 
-  // Hands over this run's k-th task (null: skipped, never run) and folds
-  // every task that can now be folded in order; `after()` then runs under
-  // the same lock (progress).  Thread-safe.
+  // Hands over this run's k-th task (null: skipped, never run), run by
+  // build `source` (empty: this process's; a cluster's other ranks may
+  // differ), and folds every task that can now be folded in order;
+  // `after()` then runs under the same lock (progress).  Thread-safe.
   template <class After>
-  void finish(std::size_t k, std::unique_ptr<Context> ctx, After&& after) {
+  void finish(std::size_t k, std::unique_ptr<Context> ctx, After&& after, const std::string& source = {}) {
     std::lock_guard lk(mu_);
     if (slots_.at(k).done) {  // a worker's bug: its record must not reach the journal twice
       fail_locked(std::make_exception_ptr(std::logic_error("task " + std::to_string(ids_[k]) + " finished twice")));
@@ -92,7 +93,7 @@ class OrderedMerger {
     slots_[k].done = true;
     if (failure_) return;  // the run is over; nothing more is folded or saved
     try {
-      save(ids_[k], slots_[k]);
+      save(ids_[k], slots_[k], source);
       for (; next_ < slots_.size() && slots_[next_].done; ++next_) {
         resume_below(ids_[next_]);
         if (slots_[next_].ctx) fold(slots_[next_]);
@@ -147,10 +148,12 @@ class OrderedMerger {
 
   // Journals a whole task.  (Deferred paths run without a journal: a task's
   // count there depends on the tasks before it.)
-  void save(std::uint64_t id, Slot& s) {
+  void save(std::uint64_t id, Slot& s, const std::string& source) {
     if (!whole(s)) return;
     for (const auto& sol : s.ctx->kept) s.listed.push_back(p_.to_json(sol));
-    if (checkpoint_) checkpoint_->record(id, s.ctx->record, policy_.solutions ? &s.listed : nullptr);
+    if (checkpoint_)
+      checkpoint_->record(id, s.ctx->record, policy_.solutions ? &s.listed : nullptr,
+                          source.empty() ? nullptr : &source);
   }
 
   void fold(const Slot& s) {
