@@ -174,8 +174,9 @@ std::string run_string(const ShardResult& s, const char* key, const char* none) 
   const auto it = s.run.find(key);
   return it != s.run.end() && it->is_string() ? it->get<std::string>() : none;
 }
-// The commit a shard's binary was built from ("unknown" when it names none).
-std::string source_of(const ShardResult& s) { return run_string(s, "source", "unknown"); }
+// The commit a shard's binary was built from (kNoSource when it names none).
+constexpr const char* kNoSource = "unknown";
+std::string source_of(const ShardResult& s) { return run_string(s, "source", kNoSource); }
 
 // Shards of other builds (or other copies of the search code) merge, since
 // the digest is the contract, but then no one of them made the result: the
@@ -255,7 +256,7 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   run["cpu_seconds"] = cpu;
   run["wall_seconds"] = wall;  // the longest shard: they may have run side by side
   run.erase("threads");        // per shard, not of the merge
-  name_each(run, shards, "source", "sources_merged", "unknown");
+  name_each(run, shards, "source", "sources_merged", kNoSource);
   name_each(run, shards, "kernel", "kernels_merged", "none");
   run.erase("task_sources");
   if (const auto by = merged_task_sources(shards)) run["task_sources"] = *by;
