@@ -158,17 +158,14 @@ class OrderedMerger {
 
   void fold(const Slot& s) {
     const Context& c = *s.ctx;
-    const bool complete = !c.aborted();
-    if (defer()) {
-      add_effort(c.record);
-      fold_deferred(c);
-    } else if (complete) {
+    if (whole(s)) {
       total_.merge(c.record);
       for (const auto& j : s.listed) hand_out(j);
     } else {
       add_effort(c.record);
+      if (defer()) fold_deferred(c);
     }
-    if (complete) ++tasks_run_;
+    if (!c.aborted()) ++tasks_run_;
     else if (!policy_.stop_after) exhaustive_ = false;
   }
 
