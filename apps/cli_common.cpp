@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "magic/core/planner.hpp"
 #include "magic/io.hpp"
 #include "magic/svg.hpp"
 

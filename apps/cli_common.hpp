@@ -15,7 +15,8 @@
 
 #include "magic/core/error.hpp"
 #include "magic/result.hpp"
-#include "magic/runner.hpp"
+#include "magic/core/shard.hpp"
+#include "magic/run_options.hpp"
 
 namespace cli {
 

@@ -1,12 +1,12 @@
 // The one path every search subcommand takes: spec -> registry -> runner ->
-// JSON, summary and exit code.  One template instance per problem type, all
-// in this file; the runner's own instances are the library's (run_spec).
+// JSON, summary and exit code.  It instantiates no problem type: the
+// library describes the spec (describe_spec) and runs it (run_spec).
 #include <iostream>
 #include <vector>
 
 #include "cli_common.hpp"
 #include "cluster.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 
 namespace cli {
 namespace {
@@ -28,14 +28,13 @@ struct SolutionSink {
   }
 };
 
-template <class P>
-nlohmann::json result_fields(const P& p, const magic::RunResult& r, const Printer& pr) {
-  const std::string key = magic::by_key_name(p.describe());
+nlohmann::json result_fields(const magic::SpecInfo& info, const magic::RunResult& r, const Printer& pr) {
+  const std::string key = magic::by_key_name(info.problem);
   nlohmann::json rest{{"counts", magic::counts_json(r, key)},
                       {"exhaustive", r.exhaustive},
                       {"digest", r.digest.hex()},
                       {"run", magic::run_json(r)}};
-  if constexpr (requires { p.result_extra(); }) rest.update(p.result_extra());
+  if (info.extra.is_object()) rest.update(info.extra);
   if (pr.extra.is_object()) rest.update(pr.extra);
   return rest;
 }
@@ -73,13 +72,12 @@ struct ReleaseWorkers {
   ~ReleaseWorkers() { cluster::release_workers(); }
 };
 
-template <class P>
-int execute_problem(const nlohmann::json& spec, const P& p, const Common& c, const Printer& pr) {
+int execute_problem(const nlohmann::json& spec, const magic::SpecInfo& info, const Common& c, const Printer& pr) {
   if (!cluster::primary()) return serve_spec(spec, c);
   const ReleaseWorkers release;
   const std::uint64_t want = solutions_wanted(c);
   check_outputs(c);
-  const nlohmann::json problem = p.describe();
+  const nlohmann::json& problem = info.problem;
   magic::ResultWriter out(c.json, c.solutions_file, want > 0 && !c.json.empty());
   out.begin(problem);
 
@@ -93,7 +91,7 @@ int execute_problem(const nlohmann::json& spec, const P& p, const Common& c, con
   install_signal_handlers();
   const magic::RunResult r = cluster::run(spec, ro);
   if (ro.on_progress) end_progress();
-  nlohmann::json fields = result_fields(p, r, pr);
+  nlohmann::json fields = result_fields(info, r, pr);
   if (r.interrupted) {
     fields["interrupted"] = true;
     out.finish(fields);
@@ -110,7 +108,7 @@ int execute_problem(const nlohmann::json& spec, const P& p, const Common& c, con
 }  // namespace
 
 int execute(const nlohmann::json& spec, const Common& c, const Printer& pr) {
-  return magic::visit_problem(spec, [&](const auto& p) { return execute_problem(spec, p, c, pr); });
+  return execute_problem(spec, magic::describe_spec(spec), c, pr);
 }
 
 }  // namespace cli

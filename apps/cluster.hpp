@@ -5,7 +5,7 @@
 // place they differ.
 #include <CLI/CLI.hpp>
 
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 
 namespace cli::cluster {
 

@@ -15,9 +15,21 @@ if(MAGIC_SANITIZE)
   target_compile_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE} -fno-sanitize-recover=all)
 endif()
-# Coverage instrumentation for libFuzzer in every library the fuzzers link;
-# only the fuzz/ targets link libFuzzer itself (-fsanitize=fuzzer).
-if(MAGIC_FUZZ)
-  target_compile_options(magic_options INTERFACE -fsanitize=fuzzer-no-link)
-  target_link_options(magic_options INTERFACE -fsanitize=fuzzer-no-link)
-endif()
+# Coverage instrumentation for libFuzzer, only on the code that reads
+# outside input (magic_fuzz_coverage below), never on the searches: CI runs
+# the unit tests in the same tree (scripts/ci-extra.sh), and instrumented
+# search kernels would only slow them.  Only the fuzz/ targets link
+# libFuzzer itself (-fsanitize=fuzzer); the sanitizer runtime holds the
+# coverage hooks every other program of the tree needs.
+function(magic_fuzz_coverage)  # magic_fuzz_coverage(TARGET t) or (SOURCES a.cpp ...)
+  if(NOT MAGIC_FUZZ)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "TARGET" "SOURCES" ${ARGN})
+  if(ARG_TARGET)
+    target_compile_options(${ARG_TARGET} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
+  if(ARG_SOURCES)
+    set_property(SOURCE ${ARG_SOURCES} APPEND PROPERTY COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
+  endif()
+endfunction()

@@ -1,6 +1,7 @@
 // The runner's fixed cost: whole runs of problems so small that the search
-// itself takes a few microseconds, through magic::run, as `reproduce` times
-// its rows.  Args: threads.
+// itself takes a few microseconds, through magic::run_spec, as `reproduce`
+// times its rows (so each run also reads the spec and builds the problem).
+// Args: threads.
 //   Runner/<row>   the documents' small rows (data/documents.json specs)
 // A row's time minus its kernel's is what the runner adds per run.
 #include <benchmark/benchmark.h>
@@ -12,10 +13,7 @@ namespace {
 void run_rows(benchmark::State& state, const nlohmann::json& spec) {
   magic::RunOptions ro;
   ro.threads = static_cast<unsigned>(state.range(0));
-  magic::visit_problem(spec, [&](const auto& p) {
-    for (auto _ : state) benchmark::DoNotOptimize(magic::run(p, ro).digest);
-    return 0;
-  });
+  for (auto _ : state) benchmark::DoNotOptimize(magic::run_spec(spec, ro).result.digest);
 }
 
 const nlohmann::json kOneBlank{{"name", "complete"}, {"grid", {{2, 7, 6}, {9, 5, 1}, {4, 3, 0}}}, {"mode", "count"}};

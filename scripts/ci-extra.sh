@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # CI after scripts/test.sh: the unit tests under ASan+UBSan (but $heavy), the runner's
 # contract suite under TSan, and every libFuzzer target for FUZZ_SECONDS
-# (default 60) each.  Any sanitizer report or fuzz finding fails the run.
-# Each step prints its wall time.  Usage: ci-extra.sh [asan] [tsan] [fuzz]
-# (default: all three).  Build dirs: build-asan, build-tsan, build-fuzz.
+# (default 60) each, two at a time.  Any sanitizer report or fuzz finding
+# fails the run.  Each step prints its wall time.  Usage: ci-extra.sh [asan]
+# [tsan] [fuzz] (default: all three).  Build dirs: build-asan (the ASan+UBSan
+# tests and the fuzzers: one tree, coverage only on the readers) and
+# build-tsan.
 #
 # Debian's libtbb is not instrumented, so TSan cannot see TBB hand work to
 # its workers; magic::schedule (core/scheduler.hpp) states those edges with
@@ -63,9 +65,16 @@ heavy+='|Table/KnownCounts\.EngineMatchesTable/(pandiagonal|1_magic|25_magic)_sq
 heavy+='|Families/VerifyFamily\.(RejectsAChangedCount|ReadsTheSolutionsFromAJsonLinesFile)/square5_associative'
 heavy+='|Square5\.SemiMagicRunsWithLimitAndShards|StarComplement\.SameSolutionsAsWithout)'
 
+# The ASan+UBSan tree also builds the fuzzers (MAGIC_FUZZ: coverage on the
+# readers only, cmake/MagicWarnings.cmake), so the sanitized engine is
+# compiled once for both steps.
+configure_asan() {
+  [ -f build-asan/CMakeCache.txt ] || configure build-asan -DMAGIC_SANITIZE=address,undefined -DMAGIC_FUZZ=ON
+}
+
 asan() {
-  configure build-asan -DMAGIC_SANITIZE=address,undefined
-  timed "asan: build" cmake --build build-asan -j"$jobs"
+  configure_asan
+  timed "asan: build (tests and fuzzers)" cmake --build build-asan -j"$jobs"
   # Leaks are reported too (detect_leaks defaults to on for x86_64 Linux).
   local rc=0
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$logs/report \
@@ -88,42 +97,67 @@ tsan() {
   return "$rc"
 }
 
+# One fuzz target for fuzz_seconds on a copy of its corpus; 1 on a finding.
+# Its log and findings stay in $work/NAME for report_finding.
+fuzz_one() {  # fuzz_one BIN
+  local bin=$1 name=${1##*/fuzz_} dir
+  dir=$work/$name
+  # A copy: inputs found in CI are not added to the committed corpus.
+  mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/tmp"
+  cp -r "fuzz/corpus/$name/." "$dir/corpus/"
+  TMPDIR=$dir/tmp ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$bin" -max_total_time="$fuzz_seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+    -artifact_prefix="$dir/artifacts/" "$dir/corpus" >"$dir/log" 2>&1
+}
+
+# What a target's run left: its statistics, or its finding; 1 if it failed.
+fuzz_verdict() {  # fuzz_verdict NAME RC
+  local name=$1 rc=$2 dir=$work/$1
+  if [ "$rc" -ne 0 ]; then
+    tail -n 80 "$dir/log" >&2
+    for a in "$dir/artifacts"/*; do
+      [ -e "$a" ] || continue
+      echo "finding $a (base64):" >&2
+      base64 "$a" | head -c 4000 >&2
+      echo >&2
+    done
+    echo "error: fuzz_$name found a problem" >&2
+    return 1
+  fi
+  echo "== fuzz: $name: ${fuzz_seconds} s" >&2
+  grep -E "^stat::(number_of_executed_units|new_units_added)" "$dir/log" >&2 || true
+  # The harnesses remove their scratch files.
+  if [ -n "$(ls -A "$dir/tmp")" ]; then
+    echo "error: fuzz_$name left files in its temp dir" >&2
+    return 1
+  fi
+}
+
 fuzz() {
-  configure build-fuzz -DMAGIC_FUZZ=ON -DMAGIC_BUILD_TESTS=OFF
-  timed "fuzz: build" cmake --build build-fuzz -j"$jobs" --target fuzz
+  configure_asan
+  timed "fuzz: build" cmake --build build-asan -j"$jobs" --target fuzz
   # tmpfs when there is one: the journal harness writes a file per input.
   local base=${TMPDIR:-/tmp}
   [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
   work=$(mktemp -d "$base/magic-fuzz.XXXXXX")  # global: the EXIT trap removes it
   trap 'rm -rf "$logs" "$work"' EXIT
-  for bin in build-fuzz/bin/fuzz_*; do
-    local name=${bin##*/fuzz_} dir t0=$SECONDS
-    dir=$work/$name
-    # A copy: inputs found in CI are not added to the committed corpus.
-    mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/tmp"
-    cp -r "fuzz/corpus/$name/." "$dir/corpus/"
-    echo "== fuzz: $name for ${fuzz_seconds}s" >&2
-    if ! TMPDIR=$dir/tmp ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
-        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        "$bin" -max_total_time="$fuzz_seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
-        -artifact_prefix="$dir/artifacts/" "$dir/corpus" >"$dir/log" 2>&1; then
-      tail -n 80 "$dir/log" >&2
-      for a in "$dir/artifacts"/*; do
-        [ -e "$a" ] || continue
-        echo "finding $a (base64):" >&2
-        base64 "$a" | head -c 4000 >&2
-        echo >&2
-      done
-      echo "error: fuzz_$name found a problem" >&2
-      exit 1
-    fi
-    grep -E "^stat::(number_of_executed_units|new_units_added)" "$dir/log" >&2 || true
-    # The harnesses remove their scratch files.
-    if [ -n "$(ls -A "$dir/tmp")" ]; then
-      echo "error: fuzz_$name left files in its temp dir" >&2
-      exit 1
-    fi
-    echo "== fuzz: $name: $((SECONDS - t0)) s" >&2
+  # One target per core at a time: each still runs fuzz_seconds.
+  local bins=(build-asan/bin/fuzz_*) i k failed=0
+  for ((i = 0; i < ${#bins[@]}; i += jobs)); do
+    local names=() pids=()
+    for ((k = i; k < i + jobs && k < ${#bins[@]}; ++k)); do
+      names+=("${bins[k]##*/fuzz_}")
+      echo "== fuzz: ${names[-1]} for ${fuzz_seconds}s" >&2
+      fuzz_one "${bins[k]}" &
+      pids+=($!)
+    done
+    for k in "${!pids[@]}"; do
+      local rc=0
+      wait "${pids[k]}" || rc=$?
+      fuzz_verdict "${names[k]}" "$rc" || failed=1
+    done
+    ((failed == 0)) || exit 1
   done
 }
 

@@ -14,7 +14,7 @@
 
 #include "magic/journal.hpp"
 #include "magic/complete.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 #include "oracle/complete_oracle.hpp"
 #include "oracle/square_oracle.hpp"
 #include "temp_path.hpp"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "magic/journal.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 #include "magic/result.hpp"
 #include "temp_path.hpp"
 

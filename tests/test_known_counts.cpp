@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "known_counts.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 #include "magic/reproduce.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "magic/digest.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 #include "oracle/square5_oracle.hpp"
 
 namespace {

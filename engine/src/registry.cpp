@@ -30,6 +30,10 @@ std::uint64_t default_stop_after(const nlohmann::json& spec) {
   return n;
 }
 
+SpecInfo describe_spec(const nlohmann::json& spec) {
+  return with_spec_family(spec, [&](auto fam) { return detail::describe_family<decltype(fam)>(spec); });
+}
+
 SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
   return with_spec_family(spec, [&](auto fam) { return detail::run_family<decltype(fam)>(spec, ro); });
 }

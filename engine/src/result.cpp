@@ -1,6 +1,7 @@
 #include "magic/result.hpp"
 
 #include "magic/build_info.hpp"
+#include "magic/core/shard.hpp"
 #include "magic/source_revision.hpp"
 
 namespace magic {

@@ -6,9 +6,10 @@
 #include <optional>
 #include <set>
 
+#include "magic/core/shard.hpp"
 #include "magic/core/error.hpp"
 #include "magic/io.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 
 namespace magic {
 namespace {

@@ -1,6 +1,7 @@
-// run_spec for the circle problems (see run_family.hpp).
+// run_spec and describe_spec for the circle problems (see run_family.hpp).
 #include "run_family.hpp"
 
 namespace magic::detail {
 template SpecRun run_family<CircleFamily>(const nlohmann::json&, const RunOptions&);
+template SpecInfo describe_family<CircleFamily>(const nlohmann::json&);
 }  // namespace magic::detail

@@ -22,10 +22,23 @@ SpecRun run_family(const nlohmann::json& spec, const RunOptions& ro) {
   return Fam::visit(spec, [&](const auto& p) { return SpecRun{p.describe(), run(p, with_spec_defaults(spec, ro))}; });
 }
 
+template <class Fam>
+SpecInfo describe_family(const nlohmann::json& spec) {
+  return Fam::visit(spec, [](const auto& p) {
+    SpecInfo out{p.describe(), nlohmann::json::object()};
+    if constexpr (requires { p.result_extra(); }) out.extra = p.result_extra();
+    return out;
+  });
+}
+
 extern template SpecRun run_family<SquareFamily>(const nlohmann::json&, const RunOptions&);
 extern template SpecRun run_family<StarFamily>(const nlohmann::json&, const RunOptions&);
 extern template SpecRun run_family<CircleFamily>(const nlohmann::json&, const RunOptions&);
 extern template SpecRun run_family<CompleteFamily>(const nlohmann::json&, const RunOptions&);
+extern template SpecInfo describe_family<SquareFamily>(const nlohmann::json&);
+extern template SpecInfo describe_family<StarFamily>(const nlohmann::json&);
+extern template SpecInfo describe_family<CircleFamily>(const nlohmann::json&);
+extern template SpecInfo describe_family<CompleteFamily>(const nlohmann::json&);
 
 }  // namespace magic::detail
 
@@ -41,8 +54,14 @@ namespace magic {
 
 static_assert(kStarMinN == 5 && kStarMaxN == 24, "MAGIC_STAR_SIZES must list every star size");
 
-// PREFIX: empty to instantiate, extern to declare.
-#define MAGIC_RUN_STAR_AS(PREFIX, N) PREFIX template RunResult run<StarProblem<N>>(const StarProblem<N>&, const RunOptions&);
+// PREFIX: empty to instantiate, extern to declare.  The runner, and the
+// star's two walks under it (the search itself, most of the compile time),
+// which the cluster's coordinator and worker share.
+#define MAGIC_RUN_STAR_AS(PREFIX, N)                                                                         \
+  PREFIX template RunResult run<StarProblem<N>>(const StarProblem<N>&, const RunOptions&);                  \
+  PREFIX template void StarProblem<N>::cut(int, SinkRef<StarProblem<N>::State>) const;                     \
+  PREFIX template void StarProblem<N>::solve<TaskContext<StarProblem<N>>>(const StarProblem<N>::State&,     \
+                                                                           TaskContext<StarProblem<N>>&) const;
 #define MAGIC_RUN_STAR(N) MAGIC_RUN_STAR_AS(, N)
 #define MAGIC_EXTERN_RUN_STAR(N) MAGIC_RUN_STAR_AS(extern, N)
 MAGIC_STAR_SIZES(MAGIC_EXTERN_RUN_STAR)

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 
 #include "magic/io.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 #include "magic/result.hpp"
 #include "magic/svg.hpp"
 

@@ -1,7 +1,7 @@
 #include "magic/svg.hpp"
 
 #include "magic/charts.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 
 #include <cmath>
 #include <sstream>

@@ -207,7 +207,7 @@ class CircleSearch {
   template <class F>
   void expand(const CircleState& s, int depth, F&& sink) {
     load(s);
-    ExpandMode<F> ex{sink, s.placed + depth};  // levels here are placed counts
+    ExpandMode<CircleState> ex{sink, s.placed + depth};  // levels here are placed counts
     node(u_start_, next_, ex);
   }
 
@@ -888,7 +888,7 @@ class CircleMultiplierProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    ExpandMode<F> ex{sink, depth};
+    ExpandMode<State> ex{sink, depth};
     for (const State& r : roots_) dfs(r, ex);
   }
 

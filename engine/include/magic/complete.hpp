@@ -193,7 +193,7 @@ class CompleteProblem {
       sink(root_, true);  // restarts are one serial task
       return;
     }
-    ExpandMode<F> ex{sink, depth};
+    ExpandMode<State> ex{sink, depth};
     dfs(root_, ex);
   }
 

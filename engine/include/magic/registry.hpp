@@ -20,6 +20,7 @@
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/runner.hpp"
+#include "magic/spec.hpp"
 #include "magic/square.hpp"
 #include "magic/star.hpp"
 
@@ -59,23 +60,5 @@ template <class F>
 auto visit_problem(const nlohmann::json& spec, F&& f) {
   return with_spec_family(spec, [&](auto fam) { return decltype(fam)::visit(spec, f); });
 }
-
-// The name of counts.by_key for a problem's description ("by_sum" for
-// stars, "by_center" for odd-order squares), "" if it has none.
-std::string by_key_name(const nlohmann::json& problem);
-// How solutions of the named problem are drawn; throws SpecError if unknown.
-Picture picture_of(const std::string& problem_name);
-// The spec's default for RunOptions::stop_after (complete's "first" mode).
-std::uint64_t default_stop_after(const nlohmann::json& spec);
-
-struct SpecRun {
-  nlohmann::json problem;  // the problem's own description (echo)
-  RunResult result;
-};
-// Runs the problem the spec describes.  The runner's instances for all
-// problem types are compiled once, in the library (one file per family,
-// engine/src/run_*.cpp), so calling this instantiates nothing: prefer it to
-// visit_problem + run wherever the problem type itself is not needed.
-SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro = {});
 
 }  // namespace magic

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/io.hpp"
-#include "magic/runner.hpp"
+#include "magic/run_options.hpp"
 
 namespace magic {
 

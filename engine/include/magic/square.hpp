@@ -88,7 +88,7 @@ class SquareProblem {
   template <class F>
   void expand(int depth, F&& sink) const {
     State s{};
-    ExpandMode<F> ex{sink, depth};
+    ExpandMode<State> ex{sink, depth};
     dfs(s, ex);
   }
 

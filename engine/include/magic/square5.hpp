@@ -77,7 +77,7 @@ class Square5Problem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    ExpandMode<F> ex{sink, depth};
+    ExpandMode<State> ex{sink, depth};
     dfs(State{}, ex, nullptr);
   }
   template <class Ctx>

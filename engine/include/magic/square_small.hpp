@@ -80,7 +80,7 @@ class SmallSquareProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    ExpandMode<F> ex{sink, depth};
+    ExpandMode<State> ex{sink, depth};
     walk(ex);
   }
   template <class Ctx>

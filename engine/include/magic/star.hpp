@@ -257,26 +257,14 @@ class StarProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    ExpandMode<F> ex{sink, depth};
-    State s = root();
-    if (magic_) magic_top(s, ex);
-    else if (solver_ == StarSolver::KeptLines) kept_top(s, ex);
-    else generic(s, ex);
+    cut(depth, sink);
   }
-
+  // The two walks, defined below the class and not inline, so that the
+  // library compiles each size's walks once (engine/src/run_family.hpp
+  // declares them extern) and no other file of the library again.
+  void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
-  void solve(const State& s, Ctx& ctx) const {
-    SolveMode<Ctx> sv{ctx};
-    State w = s;
-    if (solver_ == StarSolver::PartialSums) return generic(w, sv);
-    if (solver_ == StarSolver::KeptLines) {
-      if (w.step == 0) return kept_top(w, sv);
-      if (w.bad) return kept_resume(w, sv);
-    }
-    // All lines equal: a chain task, also below the kept-lines solver's top.
-    if (w.step <= 4) magic_top(w, sv);
-    else chain_from(w.step - 5, w, sv);
-  }
+  void solve(const State& s, Ctx& ctx) const;
 
   // The lexicographically smallest of the 2n images (labels in order).  The
   // smallest image puts the smallest vertex value on V0 (label 0), so only
@@ -472,25 +460,38 @@ class StarProblem {
   void chain_from(int level, State& s, Mode& m) const {
 #if MAGIC_STAR_BMI2_COPY
     if constexpr (!Mode::kExpand) {
-      if (bmi2_) return chain_bmi2(level, s, m);
+      if (bmi2_) return enter_chain<0, true>(level, s, m);
     }
 #endif
-    enter_chain<0>(level, s, m);
+    enter_chain<0, false>(level, s, m);
   }
 #if MAGIC_STAR_BMI2_COPY
-  // flatten: every level, the tail and the 3x3 solve are inlined here and
-  // so compiled for BMI2 (a call out would run the portable copy).
-  template <class Mode>
-  [[gnu::target("bmi,bmi2"), gnu::flatten, gnu::noinline]] void chain_bmi2(int level, State& s, Mode& m) const {
-    enter_chain<0>(level, s, m);
+  // The BMI2 copy, one level at a time: flatten inlines the level's body
+  // (and at the level before the last three, the tail and the 3x3 solve),
+  // so it is compiled for BMI2, but stops at the next level's copy, which
+  // is noinline.  Flattening the whole chain from each entry level instead
+  // compiles the deep levels once per entry, and the build time grows with
+  // the square of n (perf/results/build.md).
+  template <int L, class Mode>
+  [[gnu::target("bmi,bmi2"), gnu::flatten, gnu::noinline]] void chain_bmi2(State& s, std::uint64_t fr,
+                                                                           std::uint64_t rf, Mode& m) const {
+    chain<L, Mode, true>(s, fr, rf, m);
   }
 #endif
+  // Level L of the chain, in the portable copy or the BMI2 one.
+  template <int L, bool kBmi2, class Mode>
+  void chain_level(State& s, std::uint64_t fr, std::uint64_t rf, Mode& m) const {
+#if MAGIC_STAR_BMI2_COPY
+    if constexpr (kBmi2) return chain_bmi2<L>(s, fr, rf, m);
+#endif
+    chain<L, Mode, false>(s, fr, rf, m);
+  }
 
-  template <int L, class Mode>
+  template <int L, bool kBmi2, class Mode>
   void enter_chain(int level, State& s, Mode& m) const {
     if constexpr (L <= kLastLevel) {
-      if (level == L) chain<L>(s, s.free, s.rfree, m);
-      else enter_chain<L + 1>(level, s, m);
+      if (level == L) chain_level<L, kBmi2>(s, s.free, s.rfree, m);
+      else enter_chain<L + 1, kBmi2>(level, s, m);
     }
   }
 
@@ -499,7 +500,7 @@ class StarProblem {
   // Longer than a screen: the 3x3 solve of the last level and the filter of
   // the level before it are `if constexpr` branches, so each level's
   // instance holds only its own code.
-  template <int L, class Mode>
+  template <int L, class Mode, bool kBmi2>
   void chain(State& s, std::uint64_t fr, std::uint64_t rf, Mode& m) const {
     using namespace star_detail;
     // The last levels are too near the leaves for the stop poll to pay.
@@ -556,7 +557,8 @@ class StarProblem {
         if (c == w) continue;
         s.pos[I(L + 1)] = static_cast<std::uint8_t>(c);
         s.pos[V(L + 2)] = static_cast<std::uint8_t>(w);
-        chain<L + 1>(s, fr & ~(1ull << c) & ~(1ull << w), rf & ~(1ull << (63 - c)) & ~(1ull << (63 - w)), m);
+        chain_level<L + 1, kBmi2>(s, fr & ~(1ull << c) & ~(1ull << w), rf & ~(1ull << (63 - c)) & ~(1ull << (63 - w)),
+                                  m);
         if constexpr (!Mode::kExpand && L + 3 < kLastLevel)
           if (m.aborted()) return;  // deeper levels finish their few siblings
       }
@@ -1374,6 +1376,30 @@ class StarProblem {
   std::vector<std::vector<int>> kept_sums_;  // by size of the complement
   std::vector<KeptPlan> plans_;              // by class, unless too many
 };
+
+template <int N>
+void StarProblem<N>::cut(int depth, SinkRef<State> sink) const {
+  ExpandMode<State> ex{sink, depth};
+  State s = root();
+  if (magic_) magic_top(s, ex);
+  else if (solver_ == StarSolver::KeptLines) kept_top(s, ex);
+  else generic(s, ex);
+}
+
+template <int N>
+template <class Ctx>
+void StarProblem<N>::solve(const State& s, Ctx& ctx) const {
+  SolveMode<Ctx> sv{ctx};
+  State w = s;
+  if (solver_ == StarSolver::PartialSums) return generic(w, sv);
+  if (solver_ == StarSolver::KeptLines) {
+    if (w.step == 0) return kept_top(w, sv);
+    if (w.bad) return kept_resume(w, sv);
+  }
+  // All lines equal: a chain task, also below the kept-lines solver's top.
+  if (w.step <= 4) magic_top(w, sv);
+  else chain_from(w.step - 5, w, sv);
+}
 
 static_assert(Problem<StarProblem<5>>);
 

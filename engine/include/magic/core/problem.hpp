@@ -25,6 +25,7 @@
 // tasks), so no problem carries a hand-tuned table.
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
@@ -39,11 +40,32 @@ enum class Emits {
   AllImages,    // every member of every orbit; uniques are those equal to their canonical form
 };
 
+// The sink of a walk that cuts the tree, seen through one indirect call.
+// Every caller passes its own lambda (count the tasks, list them, stream
+// them, probe), and a walk templated on each would compile every problem's
+// search once per caller: most of the engine's build time.  Through this
+// reference each problem compiles its cutting walk once; one call per task
+// handed out costs nothing next to storing the task.
+template <class State>
+class SinkRef {
+ public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, SinkRef> && std::is_invocable_v<F&, const State&, bool>)
+  SinkRef(F& f)  // NOLINT: implicit, so expand(depth, lambda) reads as before
+      : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* o, const State& s, bool leaf) { (*static_cast<F*>(o))(s, leaf); }) {}
+  void operator()(const State& s, bool leaf) const { call_(obj_, s, leaf); }
+
+ private:
+  void* obj_;
+  void (*call_)(void*, const State&, bool);
+};
+
 // Cut the tree into task prefixes.  At the split level, or at a node that
 // cannot be cut deeper, the node is handed to the sink and the walk stops.
-template <class F>
+template <class State>
 struct ExpandMode {
-  F& sink;
+  SinkRef<State> sink;
   int depth;
   static constexpr bool kExpand = true;
 

@@ -105,7 +105,9 @@ class TaskContext {
     cut_ = std::max(level, armed_from_);
     return level <= armed_from_;
   }
-  void donate(const State& s) {
+  // Out of line: the star's BMI2 chain is compiled flattened (star.hpp),
+  // and this cold path inlined at every level of it costs build time only.
+  [[gnu::cold, gnu::noinline]] void donate(const State& s) {
     pieces_.push_back({kept.size(), deferred.size()});
     split_.spawn(s);
   }

@@ -1,0 +1,114 @@
+#pragma once
+// What a run is asked (RunOptions) and what it answers (RunResult), apart
+// from the runner's templates (magic/runner.hpp): the CLI, the result
+// writer and the reports need these types, not the search.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/digest.hpp"
+
+namespace magic {
+
+enum class DedupMode { Auto, HashSet };
+
+struct Progress {
+  std::uint64_t tasks_done = 0;
+  std::uint64_t tasks_total = 0;
+  std::uint64_t nodes = 0;
+  double elapsed = 0;
+  std::uint64_t pieces = 0;       // split off so far (adaptive splitting)
+  std::uint64_t pieces_done = 0;
+};
+
+struct RunOptions {
+  unsigned threads = 0;        // 0 = all cores
+  int split_depth = -1;        // -1 = the first level with kTargetTasks tasks
+  std::uint64_t solutions = 0; // how many solutions to hand to on_solution
+  std::uint64_t stop_after = 0;  // 0 = exhaustive; else stop after this many (in task order)
+  std::uint32_t shard_index = 0;
+  std::uint32_t shard_count = 1;
+  DedupMode dedup = DedupMode::Auto;
+  std::size_t dedup_memory = std::size_t{4} << 30;
+  std::function<void(const nlohmann::json&)> on_solution;
+  std::function<void(const Progress&)> on_progress;
+  double progress_interval = 1.0;
+  const std::atomic<bool>* interrupt = nullptr;  // set from a signal handler
+  std::string checkpoint;                        // journal of finished tasks; "" = none
+  double checkpoint_interval = 2.0;              // most seconds between syncs of the journal
+  std::function<void(std::uint64_t tasks)> on_resume;  // a checkpoint held this many tasks
+  std::size_t task_chunk = std::size_t{1} << 16;     // tasks planned and scheduled at a time
+  // Adaptive splitting (core/split.hpp): a task that has searched
+  // split_nodes nodes while a worker waits hands out its untried siblings.
+  bool adaptive = true;
+  std::uint64_t split_nodes = std::uint64_t{1} << 20;
+  bool split_always = false;  // split whenever the budget is spent (tests)
+};
+
+// What the coordinator of a run across ranks learns of one rank (magic/cluster.hpp).
+struct RankStats {
+  std::string source;  // the build the rank runs (BuildInfo::source)
+  std::string kernel;  // the copy of the search code it runs (RunResult::kernel)
+  unsigned threads = 0;
+  std::uint64_t tasks = 0;
+  std::uint64_t nodes = 0;
+  double cpu_seconds = 0;
+  std::uint64_t pieces = 0;
+};
+
+struct ClusterStats {
+  std::vector<RankStats> ranks;        // rank r at [r]
+  std::uint64_t messages = 0;          // both ways
+  std::uint64_t bytes = 0;
+  double coordinator_cpu_seconds = 0;  // rank 0's coordinating thread
+  int lost_rank = -1;                  // a rank that stopped before the run was over
+};
+
+struct RunResult {
+  std::uint64_t unique = 0;
+  std::uint64_t total = 0;
+  bool has_total = false;
+  Digest digest;
+  std::map<std::int64_t, std::uint64_t> by_key;
+  bool exhaustive = true;   // false when stopped early (stop_after or interrupt)
+  bool interrupted = false;
+  std::string dedup;        // "generator", "canonical-filter" or "hash-set"
+  // Which copy of the search code ran, for a problem that has more than one
+  // (the star chain: "bmi2" or "portable"); empty otherwise.
+  std::string kernel;
+  unsigned threads = 0;
+  int split_depth = 0;
+  std::string split_level;          // what one level of split_depth is, for this problem
+  std::uint64_t tasks = 0;          // tasks in the whole problem
+  std::uint64_t tasks_run = 0;      // tasks executed by this run
+  std::uint64_t tasks_resumed = 0;  // tasks taken from a checkpoint
+  std::uint64_t tasks_saved = 0;    // tasks the checkpoint holds at the end
+  // With a checkpoint: how many of the saved tasks each build (commit) ran.
+  std::map<std::string, std::uint64_t> task_sources;
+  bool adaptive = false;            // adaptive splitting was on
+  std::uint64_t pieces = 0;         // pieces split off running tasks
+  std::uint32_t shard_index = 0;
+  std::uint32_t shard_count = 1;
+  std::uint64_t nodes = 0;
+  double wall_seconds = 0;
+  double cpu_seconds = 0;
+  std::optional<ClusterStats> cluster;  // only for a run across ranks
+};
+
+// Planning a small search costs more than the search: finding the default
+// depth, counting the tasks and streaming them each walk the tree above the
+// split again, and handing tasks to threads costs more than solving them.
+// So a run at the default depth first solves the whole tree (the tasks at
+// depth 0) on the calling thread, and keeps it when it ends within kProbeNodes nodes
+// (a few milliseconds).  The verdict depends only on the problem's node
+// count, so every run, rank, shard and resume plans alike.
+inline constexpr std::uint64_t kProbeNodes = std::uint64_t{1} << 16;
+
+}  // namespace magic
