@@ -6,7 +6,7 @@
 // A row's time minus its kernel's is what the runner adds per run.
 #include <benchmark/benchmark.h>
 
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 
 namespace {
 

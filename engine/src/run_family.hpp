@@ -42,28 +42,4 @@ extern template SpecInfo describe_family<CompleteFamily>(const nlohmann::json&);
 
 }  // namespace magic::detail
 
-// The star sizes (a chain, and its BMI2 copy, per size) in four groups that
-// take about as long to compile: the time grows with the size.
-#define MAGIC_STAR_SIZES_5(X) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)
-#define MAGIC_STAR_SIZES_13(X) X(13) X(14) X(15) X(16) X(17)
-#define MAGIC_STAR_SIZES_18(X) X(18) X(19) X(20) X(21)
-#define MAGIC_STAR_SIZES_22(X) X(22) X(23) X(24)
-#define MAGIC_STAR_SIZES(X) MAGIC_STAR_SIZES_5(X) MAGIC_STAR_SIZES_13(X) MAGIC_STAR_SIZES_18(X) MAGIC_STAR_SIZES_22(X)
-
-namespace magic {
-
-static_assert(kStarMinN == 5 && kStarMaxN == 24, "MAGIC_STAR_SIZES must list every star size");
-
-// PREFIX: empty to instantiate, extern to declare.  The runner, and the
-// star's two walks under it (the search itself, most of the compile time),
-// which the cluster's coordinator and worker share.
-#define MAGIC_RUN_STAR_AS(PREFIX, N)                                                                         \
-  PREFIX template RunResult run<StarProblem<N>>(const StarProblem<N>&, const RunOptions&);                  \
-  PREFIX template void StarProblem<N>::cut(int, SinkRef<StarProblem<N>::State>) const;                     \
-  PREFIX template void StarProblem<N>::solve<TaskContext<StarProblem<N>>>(const StarProblem<N>::State&,     \
-                                                                           TaskContext<StarProblem<N>>&) const;
-#define MAGIC_RUN_STAR(N) MAGIC_RUN_STAR_AS(, N)
-#define MAGIC_EXTERN_RUN_STAR(N) MAGIC_RUN_STAR_AS(extern, N)
-MAGIC_STAR_SIZES(MAGIC_EXTERN_RUN_STAR)
-
-}  // namespace magic
+// The star sizes and their instances: see magic/registry.hpp.

@@ -6,6 +6,11 @@
 
 namespace magic {
 
+void Square5Problem::cut(int depth, SinkRef<State> sink) const {
+  ExpandMode<State> ex{sink, depth};
+  dfs(State{}, ex, nullptr);
+}
+
 bool square5_handles(const SquareSpec& spec) {
   return spec.order == 5 && spec.symmetry_breaking &&
          (spec.kind == SquareKind::Magic || spec.kind == SquareKind::Associative ||

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/cluster.hpp"
-#include "magic/registry.hpp"
+#include "magic/spec.hpp"
 
 namespace magic {
 

@@ -188,39 +188,14 @@ class CompleteProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    if (impossible_) return;
-    if (!spec_.exhaustive) {
-      sink(root_, true);  // restarts are one serial task
-      return;
-    }
-    ExpandMode<State> ex{sink, depth};
-    dfs(root_, ex);
+    cut(depth, sink);
   }
-
+  // The two walks, defined below the class and not inline, so that the
+  // library compiles each instance's walks once (magic/registry.hpp
+  // declares them extern).
+  void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
-  void solve(const State& s, Ctx& ctx) const {
-    if (spec_.exhaustive) {
-      Solver<Ctx, false> sv{{ctx}};
-      dfs(s, sv);
-      return;
-    }
-    // Restarts (see the top of the file); `seen` keeps a completion found
-    // again by a later attempt from being emitted twice.
-    std::set<Solution> seen;
-    double budget = kFirstBudget;
-    bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
-    for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
-      if (hinted) {
-        Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_all_groups_, digit_hint_, &seen};
-        dfs(s, sv);
-        if (ctx.aborted()) return;
-        hinted = sv.exhausted;  // the structured part of the tree is done
-      }
-      Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_groups_, false, &seen};
-      dfs(s, sv);
-      if (ctx.aborted() || !sv.exhausted) return;
-    }
-  }
+  void solve(const State& s, Ctx& ctx) const;
 
  private:
   static constexpr int kMaxPerCell = 24;
@@ -585,6 +560,43 @@ class CompleteProblem {
   State root_;
   bool impossible_ = false;
 };
+
+template <int N, int G>
+void CompleteProblem<N, G>::cut(int depth, SinkRef<State> sink) const {
+  if (impossible_) return;
+  if (!spec_.exhaustive) {
+    sink(root_, true);  // restarts are one serial task
+    return;
+  }
+  ExpandMode<State> ex{sink, depth};
+  dfs(root_, ex);
+}
+
+template <int N, int G>
+template <class Ctx>
+void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
+  if (spec_.exhaustive) {
+    Solver<Ctx, false> sv{{ctx}};
+    dfs(s, sv);
+    return;
+  }
+  // Restarts (see the top of the file); `seen` keeps a completion found
+  // again by a later attempt from being emitted twice.
+  std::set<Solution> seen;
+  double budget = kFirstBudget;
+  bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
+  for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
+    if (hinted) {
+      Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_all_groups_, digit_hint_, &seen};
+      dfs(s, sv);
+      if (ctx.aborted()) return;
+      hinted = sv.exhausted;  // the structured part of the tree is done
+    }
+    Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_groups_, false, &seen};
+    dfs(s, sv);
+    if (ctx.aborted() || !sv.exhausted) return;
+  }
+}
 
 static_assert(Problem<CompleteProblem<3, 4 * 3 + 8>>);
 

@@ -62,3 +62,59 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
 }
 
 }  // namespace magic
+
+// ---- the instances the library compiles -------------------------------------
+//
+// Each problem type's runner and its two walks (the search itself, most of
+// the build time) are compiled once, in engine/src/run_<family>*.cpp, and
+// declared extern here, so that the cluster, the tests and the benchmarks
+// use those instances instead of compiling each type again.  PREFIX: empty
+// to instantiate, extern to declare; the problem type is the rest (it may
+// hold commas).
+#define MAGIC_RUN_AS(PREFIX, ...)                                                           \
+  PREFIX template RunResult run<__VA_ARGS__>(const __VA_ARGS__&, const RunOptions&);        \
+  PREFIX template void __VA_ARGS__::solve<TaskContext<__VA_ARGS__>>(const __VA_ARGS__::State&, \
+                                                                    TaskContext<__VA_ARGS__>&) const;
+#define MAGIC_CUT_AS(PREFIX, ...) PREFIX template void __VA_ARGS__::cut(int, SinkRef<__VA_ARGS__::State>) const;
+#define MAGIC_SEARCH_AS(PREFIX, ...) MAGIC_RUN_AS(PREFIX, __VA_ARGS__) MAGIC_CUT_AS(PREFIX, __VA_ARGS__)
+
+// The star sizes in four groups, one file each (run_star_<first size>.cpp).
+#define MAGIC_STAR_SIZES_5(X) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)
+#define MAGIC_STAR_SIZES_13(X) X(13) X(14) X(15) X(16) X(17)
+#define MAGIC_STAR_SIZES_18(X) X(18) X(19) X(20) X(21)
+#define MAGIC_STAR_SIZES_22(X) X(22) X(23) X(24)
+#define MAGIC_STAR_SIZES(X) MAGIC_STAR_SIZES_5(X) MAGIC_STAR_SIZES_13(X) MAGIC_STAR_SIZES_18(X) MAGIC_STAR_SIZES_22(X)
+#define MAGIC_RUN_STAR(N) MAGIC_SEARCH_AS(, StarProblem<N>)
+#define MAGIC_EXTERN_RUN_STAR(N) MAGIC_SEARCH_AS(extern, StarProblem<N>)
+
+// The complete problem's instances (with_complete_problem): every order with
+// its plain lines and with the rich groups, and order 8 with the odd
+// rectangles too (order 4 has none: its hinted capacity is the rich one).
+#define MAGIC_COMPLETE_INSTANCES(X)                                                        \
+  X(3, kCompleteLineGroups<3>) X(3, kCompleteRichGroups<3>) X(4, kCompleteLineGroups<4>)   \
+  X(4, kCompleteRichGroups<4>) X(5, kCompleteLineGroups<5>) X(5, kCompleteRichGroups<5>)   \
+  X(6, kCompleteLineGroups<6>) X(6, kCompleteRichGroups<6>) X(7, kCompleteLineGroups<7>)   \
+  X(7, kCompleteRichGroups<7>) X(8, kCompleteLineGroups<8>) X(8, kCompleteRichGroups<8>)   \
+  X(8, kCompleteHintedGroups<8>)
+#define MAGIC_RUN_COMPLETE(N, G) MAGIC_SEARCH_AS(, CompleteProblem<N, G>)
+#define MAGIC_EXTERN_RUN_COMPLETE(N, G) MAGIC_SEARCH_AS(extern, CompleteProblem<N, G>)
+
+// The square problem's instances (SquareFamily::visit).  Square5Problem is
+// no template: its cut is compiled in engine/src/square5.cpp.
+#define MAGIC_SQUARE_INSTANCES(X) \
+  X(SquareProblem<3>) X(SquareProblem<4>) X(SquareProblem<5>) X(SmallSquareProblem<3>) X(SmallSquareProblem<4>)
+#define MAGIC_RUN_SQUARE(P) MAGIC_SEARCH_AS(, P)
+#define MAGIC_EXTERN_RUN_SQUARE(P) MAGIC_SEARCH_AS(extern, P)
+
+namespace magic {
+
+static_assert(kStarMinN == 5 && kStarMaxN == 24, "MAGIC_STAR_SIZES must list every star size");
+static_assert(kCompleteMinOrder == 3 && kCompleteMaxOrder == 8 && kCompleteHintedGroups<4> == kCompleteRichGroups<4>,
+              "MAGIC_COMPLETE_INSTANCES must list every instance");
+
+MAGIC_STAR_SIZES(MAGIC_EXTERN_RUN_STAR)
+MAGIC_COMPLETE_INSTANCES(MAGIC_EXTERN_RUN_COMPLETE)
+MAGIC_SQUARE_INSTANCES(MAGIC_EXTERN_RUN_SQUARE)
+MAGIC_RUN_AS(extern, Square5Problem)
+
+}  // namespace magic

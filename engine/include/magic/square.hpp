@@ -87,16 +87,13 @@ class SquareProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    State s{};
-    ExpandMode<State> ex{sink, depth};
-    dfs(s, ex);
+    cut(depth, sink);
   }
-
+  // The two walks, defined below the class and not inline, so that the
+  // library compiles them once (magic/registry.hpp declares them extern).
+  void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
-  void solve(const State& s, Ctx& ctx) const {
-    SolveMode<Ctx> sv{ctx};
-    dfs(s, sv);
-  }
+  void solve(const State& s, Ctx& ctx) const;
 
   Solution canonical(const Solution& s) const {
     Solution best = s;
@@ -239,6 +236,20 @@ class SquareProblem {
   std::vector<Step> steps_;
   std::vector<int> targets_;
 };
+
+template <int N>
+void SquareProblem<N>::cut(int depth, SinkRef<State> sink) const {
+  State s{};
+  ExpandMode<State> ex{sink, depth};
+  dfs(s, ex);
+}
+
+template <int N>
+template <class Ctx>
+void SquareProblem<N>::solve(const State& s, Ctx& ctx) const {
+  SolveMode<Ctx> sv{ctx};
+  dfs(s, sv);
+}
 
 static_assert(Problem<SquareProblem<4>>);
 

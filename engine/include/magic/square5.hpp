@@ -77,15 +77,14 @@ class Square5Problem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    ExpandMode<State> ex{sink, depth};
-    dfs(State{}, ex, nullptr);
+    cut(depth, sink);
   }
+  // The two walks, compiled once by the library: cut in
+  // engine/src/square5.cpp, solve below the class and not inline
+  // (magic/registry.hpp declares it extern).
+  void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
-  void solve(const State& s, Ctx& ctx) const {
-    Scratch sc;
-    SolveMode<Ctx> sv{ctx};
-    dfs(s, sv, &sc);
-  }
+  void solve(const State& s, Ctx& ctx) const;
 
  private:
   using Perm = std::array<std::uint8_t, kCells>;
@@ -349,6 +348,13 @@ class Square5Problem {
   std::array<Perm, 25> shifts_{};
   std::array<std::array<std::uint8_t, 5>, 8> broken_{};  // the broken diagonals (the main two are magic already)
 };
+
+template <class Ctx>
+void Square5Problem::solve(const State& s, Ctx& ctx) const {
+  Scratch sc;
+  SolveMode<Ctx> sv{ctx};
+  dfs(s, sv, &sc);
+}
 
 static_assert(Problem<Square5Problem>);
 

@@ -80,17 +80,13 @@ class SmallSquareProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    ExpandMode<State> ex{sink, depth};
-    walk(ex);
+    cut(depth, sink);
   }
+  // The two walks, defined below the class and not inline, so that the
+  // library compiles them once (magic/registry.hpp declares them extern).
+  void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
-  void solve(const State& s, Ctx& ctx) const {
-    SolveMode<Ctx> sv{ctx};
-    if (s.level == 0) return walk(sv);
-    if (sv.enter(1, true, s)) return;
-    if constexpr (N == 4) corner4(s.a, sv);
-    else corner3(s.a, sv);
-  }
+  void solve(const State& s, Ctx& ctx) const;
 
  private:
   template <class Mode>
@@ -254,6 +250,22 @@ class SmallSquareProblem {
   SquareKind kind_;
   SquareD4<N> d4_;
 };
+
+template <int N>
+void SmallSquareProblem<N>::cut(int depth, SinkRef<State> sink) const {
+  ExpandMode<State> ex{sink, depth};
+  walk(ex);
+}
+
+template <int N>
+template <class Ctx>
+void SmallSquareProblem<N>::solve(const State& s, Ctx& ctx) const {
+  SolveMode<Ctx> sv{ctx};
+  if (s.level == 0) return walk(sv);
+  if (sv.enter(1, true, s)) return;
+  if constexpr (N == 4) corner4(s.a, sv);
+  else corner3(s.a, sv);
+}
 
 static_assert(Problem<SmallSquareProblem<4>>);
 
