@@ -31,5 +31,7 @@ function(magic_fuzz_coverage)  # magic_fuzz_coverage(TARGET t) or (SOURCES a.cpp
   endif()
   if(ARG_SOURCES)
     set_property(SOURCE ${ARG_SOURCES} APPEND PROPERTY COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
+    # Not with the target's precompiled header, which is compiled without it.
+    set_property(SOURCE ${ARG_SOURCES} PROPERTY SKIP_PRECOMPILE_HEADERS ON)
   endif()
 endfunction()
