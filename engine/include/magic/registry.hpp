@@ -78,12 +78,18 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
 #define MAGIC_CUT_AS(PREFIX, ...) PREFIX template void __VA_ARGS__::cut(int, SinkRef<__VA_ARGS__::State>) const;
 #define MAGIC_SEARCH_AS(PREFIX, ...) MAGIC_RUN_AS(PREFIX, __VA_ARGS__) MAGIC_CUT_AS(PREFIX, __VA_ARGS__)
 
-// The star sizes in four groups, one file each (run_star_<first size>.cpp).
+// The star sizes in four groups, one file each (run_star_<first size>.cpp);
+// the last two are empty in a build that stops at n = 16 (kStarBuiltMaxN).
 #define MAGIC_STAR_SIZES_5(X) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)
-#define MAGIC_STAR_SIZES_13(X) X(13) X(14) X(15) X(16) X(17)
-#define MAGIC_STAR_SIZES_18(X) X(18) X(19) X(20) X(21)
-#define MAGIC_STAR_SIZES_22(X) X(22) X(23) X(24)
-#define MAGIC_STAR_SIZES(X) MAGIC_STAR_SIZES_5(X) MAGIC_STAR_SIZES_13(X) MAGIC_STAR_SIZES_18(X) MAGIC_STAR_SIZES_22(X)
+#define MAGIC_STAR_SIZES_13(X) X(13) X(14) X(15) X(16)
+#if MAGIC_STAR_BUILT_MAX_N == 24
+#define MAGIC_STAR_SIZES_17(X) X(17) X(18) X(19) X(20)
+#define MAGIC_STAR_SIZES_21(X) X(21) X(22) X(23) X(24)
+#else
+#define MAGIC_STAR_SIZES_17(X)
+#define MAGIC_STAR_SIZES_21(X)
+#endif
+#define MAGIC_STAR_SIZES(X) MAGIC_STAR_SIZES_5(X) MAGIC_STAR_SIZES_13(X) MAGIC_STAR_SIZES_17(X) MAGIC_STAR_SIZES_21(X)
 #define MAGIC_RUN_STAR(N) MAGIC_SEARCH_AS(, StarProblem<N>)
 #define MAGIC_EXTERN_RUN_STAR(N) MAGIC_SEARCH_AS(extern, StarProblem<N>)
 
@@ -108,7 +114,8 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
 
 namespace magic {
 
-static_assert(kStarMinN == 5 && kStarMaxN == 24, "MAGIC_STAR_SIZES must list every star size");
+static_assert(kStarMinN == 5 && kStarMaxN == 24 && (kStarBuiltMaxN == 16 || kStarBuiltMaxN == 24),
+              "MAGIC_STAR_SIZES must list every star size this build compiles");
 static_assert(kCompleteMinOrder == 3 && kCompleteMaxOrder == 8 && kCompleteHintedGroups<4> == kCompleteRichGroups<4>,
               "MAGIC_COMPLETE_INSTANCES must list every instance");
 

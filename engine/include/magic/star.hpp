@@ -78,6 +78,13 @@ namespace magic {
 
 inline constexpr int kStarMinN = 5;
 inline constexpr int kStarMaxN = 24;
+// The largest n this build compiles: 24, or 16 with
+// -DMAGIC_STAR_ALL_SIZES=OFF (the sanitizer builds: none of their tests
+// searches a larger star, and sizes 17-24 are most of the star's build).
+#ifndef MAGIC_STAR_BUILT_MAX_N
+#define MAGIC_STAR_BUILT_MAX_N 24
+#endif
+inline constexpr int kStarBuiltMaxN = MAGIC_STAR_BUILT_MAX_N;
 inline constexpr int kStarMaxValue = 65535;
 inline constexpr int kStarMaxSpan = 64;  // max - min + 1 of the numbers (one 64-bit mask)
 // What one level of --split-depth is, for the chain and the partial-sum solver.
@@ -162,7 +169,10 @@ inline std::uint64_t reversed(std::uint64_t m) {
 // compiled for BMI2 and takes it when the processor has BMI2; the copy is
 // the same source, so it finds the same stars.  MAGIC_PORTABLE=1 in the
 // environment keeps the portable copy (to compare the two).
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__BMI2__)
+// A sanitizer build (MAGIC_NO_BMI2_COPY) runs the portable copy, the same
+// source: the copy only doubles the chain's build there.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__BMI2__) && \
+    !defined(MAGIC_NO_BMI2_COPY)
 #define MAGIC_STAR_BMI2_COPY 1
 #else
 #define MAGIC_STAR_BMI2_COPY 0
@@ -1416,7 +1426,10 @@ struct StarFamily {
  private:
   template <int N, class F>
   static decltype(auto) visit_n(const StarSpec& s, F& f) {
-    if constexpr (N == kStarMaxN) {
+    if constexpr (N == kStarBuiltMaxN) {
+      if (N < kStarMaxN && s.n != N)
+        throw SpecError("star: n = " + std::to_string(s.n) + " is not compiled in this build, which stops at n = " +
+                        std::to_string(N) + " (-DMAGIC_STAR_ALL_SIZES=OFF)");
       return f(StarProblem<N>(s));
     } else {
       if (s.n == N) return f(StarProblem<N>(s));

@@ -1,7 +1,0 @@
-// The coordinator and worker for the star sizes in MAGIC_STAR_SIZES_18
-// (see cluster_family.hpp).
-#include "cluster_family.hpp"
-
-namespace magic {
-MAGIC_STAR_SIZES_18(MAGIC_CLUSTER_STAR)
-}  // namespace magic

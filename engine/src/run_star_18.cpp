@@ -1,6 +1,0 @@
-// The runner for the star sizes in MAGIC_STAR_SIZES_18 (see run_family.hpp).
-#include "run_family.hpp"
-
-namespace magic {
-MAGIC_STAR_SIZES_18(MAGIC_RUN_STAR)
-}  // namespace magic
