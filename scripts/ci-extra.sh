@@ -73,7 +73,7 @@ heavy+='|Square5\.SemiMagicRunsWithLimitAndShards|StarComplement\.SameSolutionsA
 # readers only, cmake/MagicWarnings.cmake), so the sanitized engine is
 # compiled once for both steps.
 configure_asan() {
-  [ -f build-asan/CMakeCache.txt ] || configure build-asan -DMAGIC_SANITIZE=address,undefined -DMAGIC_FUZZ=ON
+  configure build-asan -DMAGIC_SANITIZE=address,undefined -DMAGIC_FUZZ=ON
 }
 
 asan() {
