@@ -218,6 +218,17 @@ std::string problem_line(const nlohmann::json& problem) {
   return s;
 }
 
+void print_grid(std::ostream& os, const nlohmann::json& rows) {
+  for (const auto& row : rows) {
+    for (const auto& v : row) {
+      const int x = v.get<int>();
+      os << (x < 10 ? "  " : " ") << x;
+    }
+    os << "\n";
+  }
+  os << "\n";
+}
+
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name) {
   os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth

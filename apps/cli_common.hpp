@@ -83,6 +83,7 @@ bool summary_on_stdout(const Common& c);
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name);
 std::string problem_line(const nlohmann::json& problem);
+void print_grid(std::ostream& os, const nlohmann::json& rows);  // a square's rows, then a blank line
 bool stderr_is_terminal();
 void check_writable(const std::string& path);  // UsageError if its directory is missing
 void write_svg(const std::string& path, const nlohmann::json& problem, const std::vector<nlohmann::json>& sols);

@@ -43,7 +43,7 @@ void add_circle(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg(40, add_circle);
+const RegisterCommand reg_circle(40, add_circle);
 
 }  // namespace
 }  // namespace cli

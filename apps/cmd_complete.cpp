@@ -27,17 +27,6 @@ std::string read_input(const std::string& path) {
   return magic::read_file(path);
 }
 
-void print_grid(std::ostream& os, const nlohmann::json& rows) {
-  for (const auto& row : rows) {
-    for (const auto& v : row) {
-      const int x = v.get<int>();
-      os << (x < 10 ? "  " : " ") << x;
-    }
-    os << "\n";
-  }
-  os << "\n";
-}
-
 int run(const CompleteArgs& a, const CLI::App& sub) {
   const auto kind = magic::parse_square_kind(a.kind);
   if (!kind) throw UsageError("unknown --kind '" + a.kind + "' (use " + magic::kSquareKindNames + ")");
@@ -106,7 +95,7 @@ void add_complete(CLI::App& app, Action& action) {
   sub->callback([args, sub, &action] { action = [args, sub]() -> int { return run(*args, *sub); }; });
 }
 
-const RegisterCommand reg(40, add_complete);
+const RegisterCommand reg_complete(40, add_complete);
 
 }  // namespace
 }  // namespace cli

@@ -54,7 +54,7 @@ void add_merge(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg(70, add_merge);
+const RegisterCommand reg_merge(70, add_merge);
 
 }  // namespace
 }  // namespace cli

@@ -128,7 +128,7 @@ void add_reproduce(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg(90, add_reproduce);
+const RegisterCommand reg_reproduce(90, add_reproduce);
 
 }  // namespace
 }  // namespace cli

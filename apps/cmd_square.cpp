@@ -15,14 +15,6 @@ struct SquareArgs {
   Common common;
 };
 
-void print_grid(std::ostream& os, const nlohmann::json& rows) {
-  for (const auto& row : rows) {
-    for (const auto& v : row) os << (v.get<int>() < 10 ? "  " : " ") << v.get<int>();
-    os << "\n";
-  }
-  os << "\n";
-}
-
 void add_square(CLI::App& app, Action& action) {
   auto args = std::make_shared<SquareArgs>();
   CLI::App* sub = app.add_subcommand("square", "count magic squares of order N (1..N² each once)");
@@ -52,7 +44,7 @@ void add_square(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg(10, add_square);
+const RegisterCommand reg_square(10, add_square);
 
 }  // namespace
 }  // namespace cli

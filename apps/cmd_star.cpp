@@ -73,7 +73,7 @@ void add_star(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg(30, add_star);
+const RegisterCommand reg_star(30, add_star);
 
 }  // namespace
 }  // namespace cli

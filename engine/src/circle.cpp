@@ -216,4 +216,16 @@ CircleSpec circle_spec_from_json(const nlohmann::json& spec) {
   return s;
 }
 
+void CircleProblem::cut(int depth, SinkRef<State> sink) const {
+  with_circle_search(n_, [&](auto& s) {
+    using S = std::remove_reference_t<decltype(s)>;
+    s.expand(S::root(n_), depth, sink);
+  });
+}
+
+void CircleMultiplierProblem::cut(int depth, SinkRef<State> sink) const {
+  ExpandMode<State> ex{sink, depth};
+  for (const State& r : roots_) dfs(r, ex);
+}
+
 }  // namespace magic

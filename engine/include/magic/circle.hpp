@@ -810,16 +810,14 @@ class CircleProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    with_circle_search(n_, [&](auto& s) {
-      using S = std::remove_reference_t<decltype(s)>;
-      s.expand(S::root(n_), depth, sink);
-    });
+    cut(depth, sink);
   }
-
+  // The two walks, not inline, so that the library compiles them once:
+  // cut in circle.cpp, solve's runner instance in run_circle.cpp (declared
+  // extern in magic/registry.hpp).
+  void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
-  void solve(const State& st, Ctx& ctx) const {
-    with_circle_search(n_, [&](auto& s) { s.solve(st, ctx); });
-  }
+  void solve(const State& st, Ctx& ctx) const;
 
   Solution canonical(const Solution& s) const { return circle_canonical(s, n_); }
   std::uint64_t orbit_size(const Solution&) const { return 2 * static_cast<std::uint64_t>(n_); }
@@ -888,15 +886,12 @@ class CircleMultiplierProblem {
 
   template <class F>
   void expand(int depth, F&& sink) const {
-    ExpandMode<State> ex{sink, depth};
-    for (const State& r : roots_) dfs(r, ex);
+    cut(depth, sink);
   }
-
+  // Not inline, as CircleProblem's.
+  void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
-  void solve(const State& s, Ctx& ctx) const {
-    SolveMode<Ctx> sv{ctx};
-    dfs(s, sv);
-  }
+  void solve(const State& s, Ctx& ctx) const;
 
   Solution canonical(const Solution& s) const { return circle_canonical(s, n_); }
   std::uint64_t orbit_size(const Solution&) const { return 2 * static_cast<std::uint64_t>(n_); }
@@ -981,6 +976,17 @@ class CircleMultiplierProblem {
   std::vector<State> roots_;                   // the two branches
   std::vector<int> inverse_;                   // of each unit mod v, 0 for non-units
 };
+
+template <class Ctx>
+void CircleProblem::solve(const State& st, Ctx& ctx) const {
+  with_circle_search(n_, [&](auto& s) { s.solve(st, ctx); });
+}
+
+template <class Ctx>
+void CircleMultiplierProblem::solve(const State& s, Ctx& ctx) const {
+  SolveMode<Ctx> sv{ctx};
+  dfs(s, sv);
+}
 
 static_assert(Problem<CircleProblem>);
 static_assert(Problem<CircleMultiplierProblem>);

@@ -78,9 +78,10 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
 #define MAGIC_CUT_AS(PREFIX, ...) PREFIX template void __VA_ARGS__::cut(int, SinkRef<__VA_ARGS__::State>) const;
 #define MAGIC_SEARCH_AS(PREFIX, ...) MAGIC_RUN_AS(PREFIX, __VA_ARGS__) MAGIC_CUT_AS(PREFIX, __VA_ARGS__)
 
-// The star sizes in four groups, one file each (run_star_<first size>.cpp);
+// The star sizes in five groups, one file each (run_star_<first size>.cpp);
 // the last two are empty in a build that stops at n = 16 (kStarBuiltMaxN).
-#define MAGIC_STAR_SIZES_5(X) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)
+#define MAGIC_STAR_SIZES_5(X) X(5) X(6) X(7) X(8)
+#define MAGIC_STAR_SIZES_9(X) X(9) X(10) X(11) X(12)
 #define MAGIC_STAR_SIZES_13(X) X(13) X(14) X(15) X(16)
 #if MAGIC_STAR_BUILT_MAX_N == 24
 #define MAGIC_STAR_SIZES_17(X) X(17) X(18) X(19) X(20)
@@ -89,9 +90,13 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
 #define MAGIC_STAR_SIZES_17(X)
 #define MAGIC_STAR_SIZES_21(X)
 #endif
-#define MAGIC_STAR_SIZES(X) MAGIC_STAR_SIZES_5(X) MAGIC_STAR_SIZES_13(X) MAGIC_STAR_SIZES_17(X) MAGIC_STAR_SIZES_21(X)
-#define MAGIC_RUN_STAR(N) MAGIC_SEARCH_AS(, StarProblem<N>)
-#define MAGIC_EXTERN_RUN_STAR(N) MAGIC_SEARCH_AS(extern, StarProblem<N>)
+#define MAGIC_STAR_SIZES(X) \
+  MAGIC_STAR_SIZES_5(X) MAGIC_STAR_SIZES_9(X) MAGIC_STAR_SIZES_13(X) MAGIC_STAR_SIZES_17(X) MAGIC_STAR_SIZES_21(X)
+// A star's constructor (its tables and plans) too.
+#define MAGIC_STAR_AS(PREFIX, N) \
+  MAGIC_SEARCH_AS(PREFIX, StarProblem<N>) PREFIX template StarProblem<N>::StarProblem(const StarSpec&, std::size_t);
+#define MAGIC_RUN_STAR(N) MAGIC_STAR_AS(, N)
+#define MAGIC_EXTERN_RUN_STAR(N) MAGIC_STAR_AS(extern, N)
 
 // The complete problem's instances (with_complete_problem): every order with
 // its plain lines and with the rich groups, and order 8 with the odd
@@ -106,7 +111,8 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
 #define MAGIC_EXTERN_RUN_COMPLETE(N, G) MAGIC_SEARCH_AS(extern, CompleteProblem<N, G>)
 
 // The square problem's instances (SquareFamily::visit).  Square5Problem is
-// no template: its cut is compiled in engine/src/square5.cpp.
+// no template: its cut is compiled in engine/src/square5.cpp, as the
+// circles' are in engine/src/circle.cpp.
 #define MAGIC_SQUARE_INSTANCES(X) \
   X(SquareProblem<3>) X(SquareProblem<4>) X(SquareProblem<5>) X(SmallSquareProblem<3>) X(SmallSquareProblem<4>)
 #define MAGIC_RUN_SQUARE(P) MAGIC_SEARCH_AS(, P)
@@ -123,5 +129,7 @@ MAGIC_STAR_SIZES(MAGIC_EXTERN_RUN_STAR)
 MAGIC_COMPLETE_INSTANCES(MAGIC_EXTERN_RUN_COMPLETE)
 MAGIC_SQUARE_INSTANCES(MAGIC_EXTERN_RUN_SQUARE)
 MAGIC_RUN_AS(extern, Square5Problem)
+MAGIC_RUN_AS(extern, CircleProblem)
+MAGIC_RUN_AS(extern, CircleMultiplierProblem)
 
 }  // namespace magic

@@ -217,34 +217,9 @@ class StarProblem {
   static_assert(std::is_trivially_copyable_v<State>);
 
   // max_plan_bytes: see kMaxPlanBytes (tests lower it to reach the per-task plans).
-  explicit StarProblem(const StarSpec& spec, std::size_t max_plan_bytes = kMaxPlanBytes)
-      : spec_(normalize_star(spec)), max_plan_bytes_(max_plan_bytes) {
-    if (spec_.n != N) throw std::logic_error("star: n mismatch");
-    const auto& nums = spec_.numbers;
-    base_ = nums.front();
-    for (int v : nums) pool_ |= 1ull << (v - base_), total_ += v - base_;
-    all_used_ = static_cast<int>(nums.size()) == kPoints;
-    k_ = spec_.equal_lines;
-    budget_ = N - k_;
-    solver_ = spec_.solver != StarSolver::Auto ? spec_.solver
-              : budget_ == 0                   ? StarSolver::Chain
-                                               : StarSolver::KeptLines;
-    magic_ = solver_ == StarSolver::Chain;
-    bmi2_ = star_detail::star_chain_uses_bmi2();
-    mirror_ = nums.back() - nums.front();
-    complement_ = magic_ && all_used_ && spec_.symmetry_breaking &&
-                  std::all_of(nums.begin(), nums.end(), [&](int v) { return pool_ >> (mirror_ - (v - base_)) & 1; });
-    for (int p = 0; p < kPoints; ++p) {
-      label_[p] = static_cast<std::uint8_t>(star_label(N, p));
-      point_lines_[p] = p < N ? std::array<std::uint8_t, 2>{std::uint8_t(p), std::uint8_t(V(p - 2))}
-                              : std::array<std::uint8_t, 2>{std::uint8_t(V(p - N - 1)), std::uint8_t(p - N)};
-    }
-    const StarGeometry g = star_geometry(N);
-    lines_ = g.lines;
-    plan_sums();
-    plan_generic();
-    if (solver_ == StarSolver::KeptLines) plan_kept();
-  }
+  // Builds the tables and plans; defined below the class and not inline,
+  // as the walks are, so that only the library compiles it for each size.
+  explicit StarProblem(const StarSpec& spec, std::size_t max_plan_bytes = kMaxPlanBytes);
 
   nlohmann::json describe() const {
     nlohmann::json j{{"name", "star"}, {"n", N}, {"numbers", format_star_numbers(spec_.numbers)},
@@ -1386,6 +1361,36 @@ class StarProblem {
   std::vector<std::vector<int>> kept_sums_;  // by size of the complement
   std::vector<KeptPlan> plans_;              // by class, unless too many
 };
+
+template <int N>
+StarProblem<N>::StarProblem(const StarSpec& spec, std::size_t max_plan_bytes)
+    : spec_(normalize_star(spec)), max_plan_bytes_(max_plan_bytes) {
+  if (spec_.n != N) throw std::logic_error("star: n mismatch");
+  const auto& nums = spec_.numbers;
+  base_ = nums.front();
+  for (int v : nums) pool_ |= 1ull << (v - base_), total_ += v - base_;
+  all_used_ = static_cast<int>(nums.size()) == kPoints;
+  k_ = spec_.equal_lines;
+  budget_ = N - k_;
+  solver_ = spec_.solver != StarSolver::Auto ? spec_.solver
+            : budget_ == 0                   ? StarSolver::Chain
+                                             : StarSolver::KeptLines;
+  magic_ = solver_ == StarSolver::Chain;
+  bmi2_ = star_detail::star_chain_uses_bmi2();
+  mirror_ = nums.back() - nums.front();
+  complement_ = magic_ && all_used_ && spec_.symmetry_breaking &&
+                std::all_of(nums.begin(), nums.end(), [&](int v) { return pool_ >> (mirror_ - (v - base_)) & 1; });
+  for (int p = 0; p < kPoints; ++p) {
+    label_[p] = static_cast<std::uint8_t>(star_label(N, p));
+    point_lines_[p] = p < N ? std::array<std::uint8_t, 2>{std::uint8_t(p), std::uint8_t(V(p - 2))}
+                            : std::array<std::uint8_t, 2>{std::uint8_t(V(p - N - 1)), std::uint8_t(p - N)};
+  }
+  const StarGeometry g = star_geometry(N);
+  lines_ = g.lines;
+  plan_sums();
+  plan_generic();
+  if (solver_ == StarSolver::KeptLines) plan_kept();
+}
 
 template <int N>
 void StarProblem<N>::cut(int depth, SinkRef<State> sink) const {

@@ -1,0 +1,6 @@
+// The runner for the star sizes in MAGIC_STAR_SIZES_9 (see run_family.hpp).
+#include "run_family.hpp"
+
+namespace magic {
+MAGIC_STAR_SIZES_9(MAGIC_RUN_STAR)
+}  // namespace magic
