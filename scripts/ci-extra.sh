@@ -47,24 +47,30 @@ no_reports() {  # fails if a sanitizer wrote a report file
 # under ASan the exhaustive tests then run ~50x slower than Release (one
 # times out at 600 s); at -O1 the whole step takes a fraction of that.
 # Debug keeps assert() on.  Left out of these trees, with their reasons:
-# star sizes 17-24 (MAGIC_STAR_ALL_SIZES=OFF: no test searches a star
-# that large, so under a sanitizer they would only be compiled; the Release
-# step builds and runs them) and the star chain's BMI2 copy (the portable
-# copy's source compiled twice; see magic/star.hpp).
+# the star sizes above 16 (ASan) and 12 (TSan) (MAGIC_STAR_MAX_N: the
+# largest star a test there searches is 14 under ASan, 9 under TSan, so
+# larger ones would only be compiled; the Release step builds and runs
+# them) and the star chain's BMI2 copy (the portable copy's source compiled
+# twice; see magic/star.hpp).
 configure() {  # configure DIR ARGS...
   local dir=$1
   shift
   CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
-    -DMAGIC_BUILD_PERF=OFF -DMAGIC_STAR_ALL_SIZES=OFF "$@" >/dev/null
+    -DMAGIC_BUILD_PERF=OFF "$@" >/dev/null
 }
 
-# The unit suite's longest exhaustive runs: each takes 20 s to 4 min under
+# The unit suite's longest exhaustive runs: each takes 5 s to 4 min under
 # ASan, together over half the step, and more under TSan.  The Release suite
 # (scripts/test.sh) runs them; under the sanitizers their code is still run
-# by the smaller cases and the other tests of the same problems
-# (square5_associative and square4_semi stay in the rest of the contract).
+# by the smaller cases and the other tests of the same problems:
+# square5_associative and square4_semi keep their reference run, dedup
+# paths and resume in the contract (square4_semi not under TSan, see
+# tsan_heavy), the order-5 checker its slices (Verify.OrderFive...), and
+# circles n <= 14 the circle search (Circle.*).
 heavy='^(Orders/SquareBrute\.EngineAgreesWithBruteForceForEveryKind/4'
 heavy+='|Problems/Contract\.(AdaptiveSplittingChangesNothing|TaskChunksChangeNothing|SameResultAndSolutionOrderForAnyThreadsAndSplitDepth|ShardsAddUpToTheWhole)/square(5_associative|4_semi)'
+heavy+='|Problems/(Contract|Cluster)\.(AdaptiveSplittingWithHashSetAndStop|Checkpoint(ListsTheSolutionsOfResumedTasks|OfASplitRunResumes)|SameResult[A-Za-z]*|StopAfter[A-Za-z]*)/square4_semi'
+heavy+='|Documents/DocumentCounts\.EngineMatchesDocument/15_circle_'
 heavy+='|Table/KnownCounts\.EngineMatchesTable/(pandiagonal|1_magic|25_magic)_square_5_'
 heavy+='|Families/VerifyFamily\.(Rejects[A-Za-z]*|ReadsTheSolutionsFromAJsonLinesFile)/square5_associative'
 heavy+='|Square5\.SemiMagicRunsWithLimitAndShards|StarComplement\.SameSolutionsAsWithout)'
@@ -73,7 +79,7 @@ heavy+='|Square5\.SemiMagicRunsWithLimitAndShards|StarComplement\.SameSolutionsA
 # readers only, cmake/MagicWarnings.cmake), so the sanitized engine is
 # compiled once for both steps.
 configure_asan() {
-  configure build-asan -DMAGIC_SANITIZE=address,undefined -DMAGIC_FUZZ=ON
+  configure build-asan -DMAGIC_SANITIZE=address,undefined -DMAGIC_FUZZ=ON -DMAGIC_STAR_MAX_N=16
 }
 
 asan() {
@@ -88,15 +94,21 @@ asan() {
   return "$rc"
 }
 
+# Under TSan, square4_semi too: a third of the step, and its runner paths
+# (every image emitted, the hash set, splitting, resume) are those that
+# star8 and pentagram_k4 take there in a tenth of the time.  Its own search
+# code runs single-threaded per task; ASan and Release run its cases.
+tsan_heavy='/square4_semi$'
+
 tsan() {
-  configure build-tsan -DMAGIC_SANITIZE=thread
+  configure build-tsan -DMAGIC_SANITIZE=thread -DMAGIC_STAR_MAX_N=12
   timed "tsan: build" cmake --build build-tsan -j"$jobs" --target test_contract test_cluster
   # The runner's contract suite: thread and split invariance, shards,
   # stop-after, checkpoint resume on another thread count; and the run
   # across ranks (coordinator, workers and their wire, on threads).
   local rc=0
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$root/scripts/tsan.supp:log_path=$logs/report" \
-    timed "tsan: contract suite" bash scripts/ctest-clean.sh build-tsan -j"$jobs" -R '^(Problems/Contract|Runner|Planner|Problems/Cluster|Cluster[A-Za-z]*)\.' -E "$heavy" || rc=$?
+    timed "tsan: contract suite" bash scripts/ctest-clean.sh build-tsan -j"$jobs" -R '^(Problems/Contract|Runner|Planner|Problems/Cluster|Cluster[A-Za-z]*)\.' -E "$heavy|$tsan_heavy" || rc=$?
   no_reports
   return "$rc"
 }

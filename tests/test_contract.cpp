@@ -301,6 +301,9 @@ TEST_P(Contract, AdaptiveSplittingChangesNothing) {
   EXPECT_EQ(ref.pieces, 0u);
   for (std::uint64_t budget : {1ull, 50ull, 5000ull, 1ull << 20})
     for (unsigned t : {1u, 2u, 3u, 8u}) {
+      // Budget 1 makes a piece of every node, the slowest by far: one
+      // thread and more threads than cores (the root run below has 3).
+      if (budget == 1 && (t == 2 || t == 3)) continue;
       const std::string what = "budget " + std::to_string(budget) + " threads " + std::to_string(t);
       const auto [r, solutions] = run_with_solutions(GetParam().run, forced_split({.threads = t}, budget), 50);
       expect_same(r, ref, what);

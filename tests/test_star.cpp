@@ -393,7 +393,10 @@ TEST(StarComplement, SameSolutionsAsWithout) {
     const auto with_complement = run(s);
     const auto plain = run(with(s, "solver", "kept-lines"));
     expect_same_counts(with_complement, plain, s.dump());
-    if (s.at("n").get<int>() <= 9) expect_same_counts(run(with(s, "symmetry_breaking", false)), plain, s.dump());
+    // The larger stars once each: the grid below is the runner's, the same
+    // for every size.
+    if (s.at("n").get<int>() > 9) continue;
+    expect_same_counts(run(with(s, "symmetry_breaking", false)), plain, s.dump());
     for (unsigned t : {1u, 2u})
       for (int d : {0, 3, 6, 40})
         expect_same_counts(run(s, {.threads = t, .split_depth = d}), plain,

@@ -4,6 +4,17 @@
 
 namespace magic {
 
+namespace detail {
+extern template SpecRun run_family<SquareFamily>(const nlohmann::json&, const RunOptions&);
+extern template SpecRun run_family<StarFamily>(const nlohmann::json&, const RunOptions&);
+extern template SpecRun run_family<CircleFamily>(const nlohmann::json&, const RunOptions&);
+extern template SpecRun run_family<CompleteFamily>(const nlohmann::json&, const RunOptions&);
+extern template SpecInfo describe_family<SquareFamily>(const nlohmann::json&);
+extern template SpecInfo describe_family<StarFamily>(const nlohmann::json&);
+extern template SpecInfo describe_family<CircleFamily>(const nlohmann::json&);
+extern template SpecInfo describe_family<CompleteFamily>(const nlohmann::json&);
+}  // namespace detail
+
 std::string by_key_name(const nlohmann::json& problem) {
   std::string out;
   if (!problem.is_object() || !problem.contains("name") || !problem.at("name").is_string()) return out;

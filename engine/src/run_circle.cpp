@@ -1,5 +1,6 @@
 // run_spec and describe_spec for the circle problems, and the runner for each
 // (see run_family.hpp).
+#include "magic/circle.hpp"
 #include "run_family.hpp"
 
 namespace magic {

@@ -1,5 +1,6 @@
 // run_spec and describe_spec for the complete problems, and the runner for
 // each of its instances (see run_family.hpp).
+#include "magic/complete.hpp"
 #include "run_family.hpp"
 
 namespace magic::detail {

@@ -6,7 +6,8 @@
 // further over run_star_<first size>.cpp.  The extern declarations keep
 // every other file from compiling them again.  The cluster's coordinator and
 // worker are split the same way (cluster/cluster_family.hpp).
-#include "magic/registry.hpp"
+#include "magic/runner.hpp"
+#include "magic/spec.hpp"
 
 namespace magic::detail {
 
@@ -31,15 +32,7 @@ SpecInfo describe_family(const nlohmann::json& spec) {
   });
 }
 
-extern template SpecRun run_family<SquareFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecRun run_family<StarFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecRun run_family<CircleFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecRun run_family<CompleteFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecInfo describe_family<SquareFamily>(const nlohmann::json&);
-extern template SpecInfo describe_family<StarFamily>(const nlohmann::json&);
-extern template SpecInfo describe_family<CircleFamily>(const nlohmann::json&);
-extern template SpecInfo describe_family<CompleteFamily>(const nlohmann::json&);
-
 }  // namespace magic::detail
 
-// The star sizes and their instances: see magic/registry.hpp.
+// Each run_<family>.cpp includes its family's header, which declares its
+// instances extern (magic/instances.hpp); this header depends on no family.

@@ -1,5 +1,6 @@
 // run_spec and describe_spec for the square problems, and the runner for
 // each of its instances (see run_family.hpp).
+#include "magic/square.hpp"
 #include "run_family.hpp"
 
 namespace magic::detail {

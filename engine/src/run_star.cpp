@@ -1,4 +1,5 @@
 // run_spec and describe_spec for the star problems (see run_family.hpp).
+#include "magic/star.hpp"
 #include "run_family.hpp"
 
 namespace magic::detail {

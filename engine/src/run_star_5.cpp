@@ -1,4 +1,5 @@
 // The runner for the star sizes in MAGIC_STAR_SIZES_5 (see run_family.hpp).
+#include "magic/star.hpp"
 #include "run_family.hpp"
 
 namespace magic {

@@ -30,6 +30,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
+#include "magic/instances.hpp"
 
 namespace magic {
 
@@ -1006,4 +1007,12 @@ struct CircleFamily {
   }
 };
 
+}  // namespace magic
+
+// ---- the instances the library compiles (magic/instances.hpp) -------------
+// Their cuts are compiled in engine/src/circle.cpp, the rest in
+// engine/src/run_circle.cpp.
+namespace magic {
+MAGIC_RUN_AS(extern, CircleProblem)
+MAGIC_RUN_AS(extern, CircleMultiplierProblem)
 }  // namespace magic

@@ -48,6 +48,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
+#include "magic/instances.hpp"
 #include "magic/sum_groups.hpp"
 
 namespace magic {
@@ -651,4 +652,23 @@ struct CompleteFamily {
   }
 };
 
+}  // namespace magic
+
+// ---- the instances the library compiles (magic/instances.hpp) -------------
+// The complete problem's instances (with_complete_problem): every order with
+// its plain lines and with the rich groups, and order 8 with the odd
+// rectangles too (order 4 has none: its hinted capacity is the rich one).
+#define MAGIC_COMPLETE_INSTANCES(X)                                                        \
+  X(3, kCompleteLineGroups<3>) X(3, kCompleteRichGroups<3>) X(4, kCompleteLineGroups<4>)   \
+  X(4, kCompleteRichGroups<4>) X(5, kCompleteLineGroups<5>) X(5, kCompleteRichGroups<5>)   \
+  X(6, kCompleteLineGroups<6>) X(6, kCompleteRichGroups<6>) X(7, kCompleteLineGroups<7>)   \
+  X(7, kCompleteRichGroups<7>) X(8, kCompleteLineGroups<8>) X(8, kCompleteRichGroups<8>)   \
+  X(8, kCompleteHintedGroups<8>)
+#define MAGIC_RUN_COMPLETE(N, G) MAGIC_SEARCH_AS(, CompleteProblem<N, G>)
+#define MAGIC_EXTERN_RUN_COMPLETE(N, G) MAGIC_SEARCH_AS(extern, CompleteProblem<N, G>)
+
+namespace magic {
+static_assert(kCompleteMinOrder == 3 && kCompleteMaxOrder == 8 && kCompleteHintedGroups<4> == kCompleteRichGroups<4>,
+              "MAGIC_COMPLETE_INSTANCES must list every instance");
+MAGIC_COMPLETE_INSTANCES(MAGIC_EXTERN_RUN_COMPLETE)
 }  // namespace magic

@@ -20,6 +20,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
+#include "magic/instances.hpp"
 #include "magic/square5.hpp"
 #include "magic/square_small.hpp"
 #include "magic/sum_groups.hpp"
@@ -273,4 +274,18 @@ struct SquareFamily {
   }
 };
 
+}  // namespace magic
+
+// ---- the instances the library compiles (magic/instances.hpp) -------------
+// The square problem's instances (SquareFamily::visit).  Square5Problem is
+// no template: its cut is compiled in engine/src/square5.cpp, as the
+// circles' are in engine/src/circle.cpp.
+#define MAGIC_SQUARE_INSTANCES(X) \
+  X(SquareProblem<3>) X(SquareProblem<4>) X(SquareProblem<5>) X(SmallSquareProblem<3>) X(SmallSquareProblem<4>)
+#define MAGIC_RUN_SQUARE(P) MAGIC_SEARCH_AS(, P)
+#define MAGIC_EXTERN_RUN_SQUARE(P) MAGIC_SEARCH_AS(extern, P)
+
+namespace magic {
+MAGIC_SQUARE_INSTANCES(MAGIC_EXTERN_RUN_SQUARE)
+MAGIC_RUN_AS(extern, Square5Problem)
 }  // namespace magic

@@ -73,14 +73,15 @@
 
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
+#include "magic/instances.hpp"
 
 namespace magic {
 
 inline constexpr int kStarMinN = 5;
 inline constexpr int kStarMaxN = 24;
-// The largest n this build compiles: 24, or 16 with
-// -DMAGIC_STAR_ALL_SIZES=OFF (the sanitizer builds: none of their tests
-// searches a larger star, and sizes 17-24 are most of the star's build).
+// The largest n this build compiles: 24, or 16 or 12 with
+// -DMAGIC_STAR_MAX_N (the sanitizer builds: none of their tests searches a
+// larger star, and the large sizes are most of the star's build).
 #ifndef MAGIC_STAR_BUILT_MAX_N
 #define MAGIC_STAR_BUILT_MAX_N 24
 #endif
@@ -1434,7 +1435,7 @@ struct StarFamily {
     if constexpr (N == kStarBuiltMaxN) {
       if (N < kStarMaxN && s.n != N)
         throw SpecError("star: n = " + std::to_string(s.n) + " is not compiled in this build, which stops at n = " +
-                        std::to_string(N) + " (-DMAGIC_STAR_ALL_SIZES=OFF)");
+                        std::to_string(N) + " (-DMAGIC_STAR_MAX_N=" + std::to_string(N) + ")");
       return f(StarProblem<N>(s));
     } else {
       if (s.n == N) return f(StarProblem<N>(s));
@@ -1443,4 +1444,35 @@ struct StarFamily {
   }
 };
 
+}  // namespace magic
+
+// ---- the instances the library compiles (magic/instances.hpp) -------------
+// The star sizes in five groups, one file each (run_star_<first size>.cpp);
+// those past kStarBuiltMaxN are empty.
+#define MAGIC_STAR_SIZES_5(X) X(5) X(6) X(7) X(8)
+#define MAGIC_STAR_SIZES_9(X) X(9) X(10) X(11) X(12)
+#if MAGIC_STAR_BUILT_MAX_N >= 16
+#define MAGIC_STAR_SIZES_13(X) X(13) X(14) X(15) X(16)
+#else
+#define MAGIC_STAR_SIZES_13(X)
+#endif
+#if MAGIC_STAR_BUILT_MAX_N == 24
+#define MAGIC_STAR_SIZES_17(X) X(17) X(18) X(19) X(20)
+#define MAGIC_STAR_SIZES_21(X) X(21) X(22) X(23) X(24)
+#else
+#define MAGIC_STAR_SIZES_17(X)
+#define MAGIC_STAR_SIZES_21(X)
+#endif
+#define MAGIC_STAR_SIZES(X) \
+  MAGIC_STAR_SIZES_5(X) MAGIC_STAR_SIZES_9(X) MAGIC_STAR_SIZES_13(X) MAGIC_STAR_SIZES_17(X) MAGIC_STAR_SIZES_21(X)
+// A star's constructor (its tables and plans) too.
+#define MAGIC_STAR_AS(PREFIX, N) \
+  MAGIC_SEARCH_AS(PREFIX, StarProblem<N>) PREFIX template StarProblem<N>::StarProblem(const StarSpec&, std::size_t);
+#define MAGIC_RUN_STAR(N) MAGIC_STAR_AS(, N)
+#define MAGIC_EXTERN_RUN_STAR(N) MAGIC_STAR_AS(extern, N)
+
+namespace magic {
+static_assert(kStarMinN == 5 && kStarMaxN == 24 && (kStarBuiltMaxN == 12 || kStarBuiltMaxN == 16 || kStarBuiltMaxN == 24),
+              "MAGIC_STAR_SIZES must list every star size this build compiles");
+MAGIC_STAR_SIZES(MAGIC_EXTERN_RUN_STAR)
 }  // namespace magic

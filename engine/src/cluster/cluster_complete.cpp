@@ -1,5 +1,6 @@
 // The cluster's runs of the complete problems (see cluster_family.hpp).
 #include "cluster_family.hpp"
+#include "magic/complete.hpp"
 
 namespace magic::detail {
 MAGIC_CLUSTER_FAMILY_AS(, CompleteFamily)

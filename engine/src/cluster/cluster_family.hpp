@@ -2,7 +2,8 @@
 // The cluster's coordinator and worker for every problem type, compiled once
 // and spread over files as the runner is (see ../run_family.hpp): one per
 // family (cluster_<family>.cpp) and the star sizes over
-// cluster_star_<first size>.cpp.
+// cluster_star_<first size>.cpp (cluster_star.hpp).  Like run_family.hpp,
+// it depends on no family: each file includes its own.
 #include "../run_family.hpp"
 #include "magic/cluster_spec.hpp"
 
@@ -21,21 +22,5 @@ void work_family(const nlohmann::json& spec, const RunOptions& ro, WorkerWire& w
 #define MAGIC_CLUSTER_FAMILY_AS(PREFIX, Fam)                                                                  \
   PREFIX template RunResult coordinate_family<Fam>(const nlohmann::json&, const RunOptions&, CoordinatorWire&); \
   PREFIX template void work_family<Fam>(const nlohmann::json&, const RunOptions&, WorkerWire&);
-MAGIC_CLUSTER_FAMILY_AS(extern, SquareFamily)
-MAGIC_CLUSTER_FAMILY_AS(extern, StarFamily)
-MAGIC_CLUSTER_FAMILY_AS(extern, CircleFamily)
-MAGIC_CLUSTER_FAMILY_AS(extern, CompleteFamily)
 
 }  // namespace magic::detail
-
-namespace magic {
-
-#define MAGIC_CLUSTER_STAR_AS(PREFIX, N)                                                                   \
-  PREFIX template RunResult run_coordinator<StarProblem<N>>(const StarProblem<N>&, const RunOptions&,     \
-                                                            CoordinatorWire&);                             \
-  PREFIX template void run_worker<StarProblem<N>>(const StarProblem<N>&, const RunOptions&, WorkerWire&);
-#define MAGIC_CLUSTER_STAR(N) MAGIC_CLUSTER_STAR_AS(, N)
-#define MAGIC_EXTERN_CLUSTER_STAR(N) MAGIC_CLUSTER_STAR_AS(extern, N)
-MAGIC_STAR_SIZES(MAGIC_EXTERN_CLUSTER_STAR)
-
-}  // namespace magic

@@ -1,8 +1,16 @@
 #include "magic/cluster_spec.hpp"
 
 #include "cluster_family.hpp"
+#include "magic/registry.hpp"
 
 namespace magic {
+
+namespace detail {
+MAGIC_CLUSTER_FAMILY_AS(extern, SquareFamily)
+MAGIC_CLUSTER_FAMILY_AS(extern, StarFamily)
+MAGIC_CLUSTER_FAMILY_AS(extern, CircleFamily)
+MAGIC_CLUSTER_FAMILY_AS(extern, CompleteFamily)
+}  // namespace detail
 
 RunResult run_spec_coordinator(const nlohmann::json& spec, const RunOptions& opt, CoordinatorWire& wire) {
   return with_spec_family(spec,
