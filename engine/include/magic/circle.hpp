@@ -815,7 +815,7 @@ class CircleProblem {
   }
   // The two walks, not inline, so that the library compiles them once:
   // cut in circle.cpp, solve's runner instance in run_circle.cpp (declared
-  // extern in magic/registry.hpp).
+  // extern at the end of this header).
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& st, Ctx& ctx) const;

@@ -192,8 +192,8 @@ class CompleteProblem {
     cut(depth, sink);
   }
   // The two walks, defined below the class and not inline, so that the
-  // library compiles each instance's walks once (magic/registry.hpp
-  // declares them extern).
+  // library compiles each instance's walks once (declared extern at the
+  // end of this header).
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const;

@@ -81,7 +81,7 @@ class Square5Problem {
   }
   // The two walks, compiled once by the library: cut in
   // engine/src/square5.cpp, solve below the class and not inline
-  // (magic/registry.hpp declares it extern).
+  // (declared extern at the end of square.hpp).
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const;

@@ -83,7 +83,7 @@ class SmallSquareProblem {
     cut(depth, sink);
   }
   // The two walks, defined below the class and not inline, so that the
-  // library compiles them once (magic/registry.hpp declares them extern).
+  // library compiles them once (declared extern at the end of square.hpp).
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const;

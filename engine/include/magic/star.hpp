@@ -246,8 +246,8 @@ class StarProblem {
     cut(depth, sink);
   }
   // The two walks, defined below the class and not inline, so that the
-  // library compiles each size's walks once (engine/src/run_family.hpp
-  // declares them extern) and no other file of the library again.
+  // library compiles each size's walks once (declared extern at the end of
+  // this header) and no other file again.
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const;
