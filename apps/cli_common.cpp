@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <limits>
@@ -48,8 +49,10 @@ int interrupt_exit_code() {
   return sig ? 128 + sig : 128 + SIGINT;
 }
 
-// Whole numbers are taken as written: digits only, no sign, no exponent,
-// and no silent wrap (CLI11 alone reads "-1" into an unsigned as 2^64-1).
+// Whole numbers are taken as written: decimal digits only, no sign, no
+// exponent, and no silent wrap (CLI11 alone reads "-1" into an unsigned as
+// 2^64-1).  The text is handed on without its leading zeros, since CLI11
+// reads "010" as octal 8.
 const CLI::Validator& whole_number() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {
@@ -57,9 +60,24 @@ const CLI::Validator& whole_number() {
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
         if (s.empty() || s[0] == '+' || ec != std::errc() || end != s.data() + s.size())
           return "expected a whole number >= 0, got '" + s + "'";
+        s = std::to_string(n);
         return "";
       },
       "UINT");
+  return v;
+}
+
+// Seconds: a finite number in [0, 3600] (CLI::Range lets "nan" through).
+const CLI::Validator& seconds_up_to_an_hour() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        double x = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+        if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(x) || x < 0 || x > 3600)
+          return "expected seconds from 0 to 3600, got '" + s + "'";
+        return "";
+      },
+      "SECONDS");
   return v;
 }
 
@@ -72,16 +90,16 @@ const CLI::Validator& file_name() {
 
 void add_common(CLI::App* app, Common& c, const std::string& levels) {
   app->add_option("--threads,-t", c.threads, "worker threads (default: all cores)")
-      ->check(whole_number() & CLI::Range(1u, 4096u));
+      ->transform(whole_number() & CLI::Range(1u, 4096u));
   app->add_option("--split-depth", c.split_depth,
                   "cut the search tree into tasks this many levels below the root; " + levels +
                       " (default: 0 for a search of at most " + std::to_string(magic::kProbeNodes) +
                       " nodes, else the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
-      ->check(whole_number() & CLI::Range(0, 64));
+      ->transform(whole_number() & CLI::Range(0, 64));
   app->add_option("--split-nodes", c.split_nodes,
                   "a task that has searched this many nodes hands its untried branches to idle workers "
                   "(default 1048576; results do not depend on it)")
-      ->check(whole_number() & CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
+      ->transform(whole_number() & CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
   app->add_flag("--no-adaptive", c.no_adaptive, "keep every task whole: no splitting of big tasks at run time");
   app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)")->check(file_name());
   app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")
@@ -90,7 +108,7 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
                   "stream solutions to FILE as JSON Lines ('-' = stdout; implies --solutions all unless given)")
       ->check(file_name());
   app->add_option("--limit", c.limit, "stop after this many unique solutions (0 = exhaustive)")
-      ->check(whole_number());
+      ->transform(whole_number());
   app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m (m < 2^32)")
       ->default_str("0/1");
   app->add_option("--checkpoint", c.checkpoint,
@@ -98,12 +116,12 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
       ->check(file_name());
   app->add_option("--checkpoint-interval", c.checkpoint_interval,
                   "most seconds between syncs of the checkpoint journal to disk (default 2)")
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(seconds_up_to_an_hour());
   app->add_option("--dedup", c.dedup, "deduplication: auto (use symmetry breaking) or hash-set")
       ->check(CLI::IsMember({"auto", "hash-set"}))
       ->default_str("auto");
   app->add_option("--dedup-memory", c.dedup_memory_mib, "memory limit of the hash set, MiB")
-      ->check(whole_number() & CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+      ->transform(whole_number() & CLI::Range(std::size_t{1}, std::size_t{1} << 20));
   app->add_flag("--quiet,-q", c.quiet, "no human summary or progress");
 }
 

@@ -47,6 +47,10 @@ struct Common {
 };
 
 // `levels` says what one level of --split-depth is for this problem.
+// A whole number, decimal only (no sign, octal, hex or exponent).  Give it
+// with ->transform, not ->check: it hands on the number without leading
+// zeros, and a check's change is thrown away.
+const CLI::Validator& whole_number();
 void add_common(CLI::App* app, Common& c, const std::string& levels);
 void add_svg_option(CLI::App* app, Common& c);
 // CLI11 check for an output path: '' is a mistake, not "no file".

@@ -25,7 +25,8 @@ void add_circle(CLI::App& app, Action& action) {
   CLI::App* sub = app.add_subcommand(
       "circle", "count magic circles (魔円陣): n numbers whose arcs sum to 1..n(n-1) once each");
   sub->add_option("--n,-n", args->n, "numbers on the circle, 3..40 (exhaustive: n=17 takes minutes)")
-      ->required();
+      ->required()
+      ->transform(whole_number());
   sub->add_option("--method", args->method,
                   std::string("exhaustive (no number theory) or multiplier (difference sets fixed by "
                               "the multipliers p | n-1; reaches n = 40)"))

@@ -75,7 +75,7 @@ void add_reproduce(CLI::App& app, Action& action) {
   auto* quick = sub->add_flag("--quick")->description(
       "circles up to n=15, stars up to n=11, about 15 seconds on 2 cores (default)");
   sub->add_flag("--full", a->full, "also circles n=16 and 17, stars n=12 and 13, all 5x5 magic squares (about 1 minute), and the maenjin2 port at n=15")->excludes(quick);
-  sub->add_option("--threads,-t", a->threads, "worker threads (default: all cores)")->check(CLI::Range(1u, 4096u));
+  sub->add_option("--threads,-t", a->threads, "worker threads (default: all cores)")->transform(whole_number() & CLI::Range(1u, 4096u));
   sub->add_option("--data", a->data, "documents data file (default: the copy built in)");
   auto* none = sub->add_flag("--no-baselines", a->no_baselines, "skip timing the ports of the documents' algorithms");
   sub->add_flag("--all-baselines", a->all_baselines,

@@ -19,13 +19,15 @@ void add_square(CLI::App& app, Action& action) {
   auto args = std::make_shared<SquareArgs>();
   CLI::App* sub = app.add_subcommand("square", "count magic squares of order N (1..N² each once)");
   sub->add_option("--order,-n", args->order, "order N, 3..5 (order 5: about a minute on two cores)")
-      ->required();
+      ->required()
+      ->transform(whole_number());
   sub->add_option("--kind", args->kind, std::string("constraints: ") + magic::kSquareKindNames)
       ->default_str("magic");
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 8 orientations and keep the canonical ones, instead of symmetry breaking");
   sub->add_option("--center", args->center,
-                  "order 5, kind magic: only the squares with this centre value (1..25)");
+                  "order 5, kind magic: only the squares with this centre value (1..25)")
+      ->transform(whole_number());
   add_common(sub, args->common, magic::kSquareLevels);
   add_svg_option(sub, args->common);
   sub->callback([args, &action] {

@@ -35,14 +35,16 @@ void add_star(CLI::App& app, Action& action) {
   CLI::App* sub = app.add_subcommand(
       "star", "count magic stars {n/2}: numbers on the 2n points, at least K of the n lines with one sum");
   sub->add_option("--n,-n", args->n, "points of the star, 5..24 (5 = pentagram, 6 = hexagram)")
-      ->default_str("5");
+      ->default_str("5")
+      ->transform(whole_number());
   auto* numbers = sub->add_option("--numbers", args->numbers,
                   "numbers to choose from: a range or list such as 1..12 or 1,2,4,5..9 (default 1..2n); "
                   "2n of them are placed")
       ->default_str("1..2n");
   auto* k = sub->add_option("--equal-lines,-k", args->equal_lines,
-                  "at least K lines share the common sum; K > n/2 (default n: a magic star)");
-  auto* sum = sub->add_option("--sum", args->sum, "fix the common sum");
+                  "at least K lines share the common sum; K > n/2 (default n: a magic star)")
+      ->transform(whole_number());
+  auto* sum = sub->add_option("--sum", args->sum, "fix the common sum")->transform(whole_number());
   sub->add_option("--solver", args->solver,
                   "search: auto (chain for K = n, kept-lines for K < n), chain (all lines equal only), kept-lines "
                   "or partial-sums; all give the same result")

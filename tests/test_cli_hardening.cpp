@@ -48,6 +48,30 @@ TEST_F(Hardening, NumbersAreTakenAsWrittenWithoutWrapping) {
   EXPECT_EQ(run_cli("square --order 3 --shard 4294967294/4294967295 -q").code, 0);  // the largest shard works
 }
 
+// Issue 42, rows 6, 10 and 11: whole numbers are decimal in every option
+// (CLI11 alone reads a leading zero as octal and takes hex), and the
+// journal's sync interval must be a finite number of seconds.
+TEST_F(Hardening, WholeNumbersAreDecimalAndSecondsFinite) {
+  const auto problem = [](const std::string& args) {
+    const CliRun r = run_cli(args + " -q --json -");
+    EXPECT_EQ(r.code, 0) << args << ": " << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+  };
+  EXPECT_EQ(problem("star --n 010 -t 1").at("problem").at("n"), 10);
+  EXPECT_EQ(problem("star --n 7 --sum 030 -t 1").at("problem").at("sum"), 30);
+  EXPECT_EQ(problem("circle --n 010 -t 1").at("problem").at("n"), 10);
+  EXPECT_EQ(problem("square --order 03 -t 010").at("run").at("threads"), 10);
+  EXPECT_EQ(problem("square --order 4 -t 1 --limit 010").at("counts").at("unique"), 10);
+  for (const char* args : {"star --n 0x10", "star --n 5 --sum 0x1e", "circle --n 0x0a", "square --order 0x3",
+                           "square --order 5 --center -1", "square --order 5 --center 0x10", "star --n ''",
+                           "star --n 7 --equal-lines 0x6", "star --n 5 --sum ''"})
+    EXPECT_CLEAN_ERROR(run_cli(std::string(args) + " -t 1"));
+  for (const char* s : {"nan", "inf", "-inf", "1e400", "-1", "3601", "''"})
+    EXPECT_CLEAN_ERROR(run_cli("star --n 5 -q --checkpoint " + at("ck") + " --checkpoint-interval " + s));
+  EXPECT_FALSE(std::filesystem::exists(at("ck")));
+  EXPECT_EQ(run_cli("star --n 5 -q --checkpoint " + at("ck") + " --checkpoint-interval 0.5").code, 0);
+}
+
 TEST_F(Hardening, OutputPathsAreCheckedBeforeAnyWork) {
   const std::string x = at("x.json");
   EXPECT_CLEAN_ERROR(run_cli("square --order 3 --json " + x + " --checkpoint " + x));
