@@ -9,6 +9,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -420,6 +421,12 @@ TEST(Runner, BadShardsAndOptionMixesAreSpecErrors) {
   limited.checkpoint = unique_temp_path("never_written");
   EXPECT_THROW(magic::run_spec(spec, limited), magic::SpecError);
   EXPECT_FALSE(std::filesystem::exists(limited.checkpoint));
+  for (double seconds : {std::nan(""), HUGE_VAL, -1.0}) {
+    RunOptions never{.checkpoint_interval = seconds};
+    never.checkpoint = unique_temp_path("never_written");
+    EXPECT_THROW(magic::run_spec(spec, never), magic::SpecError) << seconds;
+    EXPECT_FALSE(std::filesystem::exists(never.checkpoint));
+  }
   RunOptions hs{.shard_index = 0, .shard_count = 2};
   hs.dedup = magic::DedupMode::HashSet;
   EXPECT_THROW(magic::run_spec(spec, hs), magic::SpecError);

@@ -13,6 +13,7 @@
 // run that wrote it.
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -57,6 +58,9 @@ RunResult echo(const P& p, const RunOptions& opt) {
   // Only a hash set sees across tasks; partial runs cannot be summed with one.
   if (hash_set && (opt.shard_count > 1 || !opt.checkpoint.empty()))
     throw SpecError("hash-set deduplication cannot be combined with shards or checkpoints");
+  // NaN would pass any range check and turn the journal's syncs off.
+  if (!std::isfinite(opt.checkpoint_interval) || opt.checkpoint_interval < 0)
+    throw SpecError("the checkpoint interval must be a finite number of seconds >= 0");
   // A stopped search folds solutions, not whole tasks: nothing to journal.
   if (opt.stop_after && !opt.checkpoint.empty())
     throw SpecError("a run that stops after a number of solutions cannot be checkpointed");
