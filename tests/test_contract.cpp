@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "magic/core/merger.hpp"
+#include "magic/core/planner.hpp"
 #include "magic/core/scheduler.hpp"
 #include "magic/journal.hpp"
 #include "magic/runner.hpp"
@@ -540,11 +541,10 @@ TEST(Runner, ATaskFinishedTwiceFailsTheRunAndIsJournalledOnce) {
   const ScratchPath path("contract_twice");
   {
     magic::Journal journal(path.str(), {{"tasks", 2}}, 0);
-    magic::OrderedMerger<SubsetSum> merger(p, {}, &journal);
+    const magic::Erased<SubsetSum> erased(p);
+    magic::OrderedMerger merger(erased, {}, &journal);
     merger.begin_chunk({0, 1});
-    auto task = [&] {
-      return std::make_unique<magic::TaskContext<SubsetSum>>(p, merger.emit_policy(), merger.halt(), nullptr);
-    };
+    auto task = [&] { return erased.context(merger.emit_policy(), merger.halt(), nullptr); };
     merger.finish(1, task(), [] {});
     merger.finish(1, task(), [] {});
     EXPECT_THROW(merger.rethrow(), std::logic_error);
@@ -605,13 +605,14 @@ TEST(Planner, TaskStreamIsBoundedAndInOrder) {
   const int depth = 4;
   const auto all = magic::plan_tasks(p, depth);
   ASSERT_GT(all.size(), 10000u);
-  magic::TaskStream<SubsetSum> stream(p, depth, 100);
-  magic::TaskChunk<SubsetSum::State> chunk;
+  const magic::Erased<SubsetSum> erased(p);  // outlives the stream's producer
+  magic::TaskStream stream(erased, depth, 100);
+  magic::TaskChunk chunk;
   std::uint64_t next = 0;
   while (stream.next(chunk)) {
     ASSERT_EQ(chunk.first, next);
-    for (const auto& s : chunk.states) {
-      ASSERT_EQ(s.set, all[next].set) << next;
+    for (std::size_t i = 0; i < chunk.size(); ++i) {
+      ASSERT_EQ(chunk.get<SubsetSum::State>(i).set, all[next].set) << next;
       ++next;
     }
   }
@@ -622,10 +623,11 @@ TEST(Planner, TaskStreamIsBoundedAndInOrder) {
 
 TEST(Planner, AStreamDroppedEarlyStopsItsProducer) {
   const SubsetSum p{30, 10, 150};
-  magic::TaskStream<SubsetSum> stream(p, 6, 10);
-  magic::TaskChunk<SubsetSum::State> chunk;
+  const magic::Erased<SubsetSum> erased(p);
+  magic::TaskStream stream(erased, 6, 10);
+  magic::TaskChunk chunk;
   EXPECT_TRUE(stream.next(chunk));
-  EXPECT_EQ(chunk.states.size(), 10u);
+  EXPECT_EQ(chunk.size(), 10u);
 }  // joins without walking the whole tree
 
 TEST(Planner, ShardSelectionWithinAChunk) {

@@ -1,11 +1,12 @@
 #pragma once
-// The runner instantiated for every problem type is most of the build's
-// compile time, so it is compiled once, here in the library, and spread over
-// several files that a parallel build puts on different cores: one per
-// family (run_<family>.cpp, the dispatch from a spec) and the star sizes
-// further over run_star_<first size>.cpp.  The extern declarations keep
-// every other file from compiling them again.  The cluster's coordinator and
-// worker are split the same way (cluster/cluster_family.hpp).
+// The dispatch from a spec to a run, one file per family
+// (run_<family>.cpp).  The searches (each type's walks and its erased face)
+// are most of the build's compile time: they are compiled once, in those
+// files and, for the star's sizes, in run_star_<first size>.cpp, which a
+// parallel build puts on different cores.  The extern declarations keep
+// every other file from compiling them again.  The engine around them is
+// compiled once for every type (runner.cpp); so is the cluster's
+// (cluster/cluster.cpp), whose dispatch is cluster/cluster_family.hpp.
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
 

@@ -1,9 +1,9 @@
 #pragma once
-// The cluster's coordinator and worker for every problem type, compiled once
-// and spread over files as the runner is (see ../run_family.hpp): one per
-// family (cluster_<family>.cpp) and the star sizes over
-// cluster_star_<first size>.cpp (cluster_star.hpp).  Like run_family.hpp,
-// it depends on no family: each file includes its own.
+// The cluster's dispatch from a spec, one file per family
+// (cluster_<family>.cpp), as ../run_family.hpp is the runner's.  The
+// coordinator and worker themselves are compiled once for every problem
+// (cluster.cpp).  Like run_family.hpp, it depends on no family: each file
+// includes its own.
 #include "../run_family.hpp"
 #include "magic/cluster_spec.hpp"
 

@@ -11,6 +11,8 @@
 // chunks.
 #include <algorithm>
 #include <charconv>
+#include <cstddef>
+#include <cstring>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -23,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "magic/core/any_problem.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/core/shard.hpp"
 
@@ -43,18 +46,36 @@ std::vector<typename P::State> plan_tasks(const P& p, int depth) {
   return tasks;
 }
 
+std::uint64_t count_tasks(const AnyProblem& p, int depth);
 template <Problem P>
 std::uint64_t count_tasks(const P& p, int depth) {
-  std::uint64_t n = 0;
-  p.expand(depth, [&](const typename P::State&, bool) { ++n; });
-  return n;
+  return count_tasks(Erased<P>(p), depth);
 }
 
-// Consecutive tasks first, first+1, ... of the list.
-template <class State>
+// The first depth with at least `target` tasks, or the depth below which the
+// tree cannot be cut any more.  Each level is counted only up to `target`.
+// (The runner's default_split_depth tries depth 0 first: runner.hpp.)
+int split_depth_for_tasks(const AnyProblem& p, std::uint64_t target = kTargetTasks);
+template <Problem P>
+int split_depth_for_tasks(const P& p, std::uint64_t target = kTargetTasks) {
+  return split_depth_for_tasks(Erased<P>(p), target);
+}
+
+// Consecutive tasks first, first+1, ... of the list, as the bytes of their
+// states, `stride` bytes each.
 struct TaskChunk {
   std::uint64_t first = 0;
-  std::vector<State> states;
+  std::size_t stride = 0;
+  std::vector<std::byte> bytes;
+
+  std::size_t size() const { return stride ? bytes.size() / stride : 0; }
+  const std::byte* state(std::size_t i) const { return bytes.data() + i * stride; }
+  template <class State>
+  State get(std::size_t i) const {
+    State s;
+    std::memcpy(static_cast<void*>(&s), state(i), sizeof s);
+    return s;
+  }
 };
 
 // Hands out the task list in index order, `chunk` tasks at a time.
@@ -62,110 +83,36 @@ struct TaskChunk {
 // producer thread that fills the next chunk while the current one runs,
 // and waits when two are ready.  Destroying the stream early (a stop, an
 // error) unwinds the walk and joins the thread.
-template <Problem P>
 class TaskStream {
  public:
-  using State = typename P::State;
   static constexpr std::size_t kReadyChunks = 2;
 
-  TaskStream(const P& p, int depth, std::size_t chunk)
-      : chunk_(chunk ? chunk : 1), producer_([this, &p, depth] { produce(p, depth); }) {}
-  ~TaskStream() {
-    {
-      std::lock_guard lk(mu_);
-      cancelled_ = true;
-    }
-    cv_.notify_all();
-    producer_.join();
-  }
+  TaskStream(const AnyProblem& p, int depth, std::size_t chunk);
+  ~TaskStream();
   TaskStream(const TaskStream&) = delete;
   TaskStream& operator=(const TaskStream&) = delete;
 
   // The next chunk; false once the list is exhausted.  Rethrows what expand() threw.
-  bool next(TaskChunk<State>& out) {
-    std::unique_lock lk(mu_);
-    cv_.wait(lk, [&] { return !ready_.empty() || finished_; });
-    if (ready_.empty()) {
-      if (failure_) std::rethrow_exception(failure_);
-      return false;
-    }
-    out = std::move(ready_.front());
-    ready_.pop_front();
-    cv_.notify_all();
-    return true;
-  }
+  bool next(TaskChunk& out);
   // The most states held at once (tests check the bound).
-  std::size_t peak_states() const {
-    std::lock_guard lk(mu_);
-    return peak_;
-  }
+  std::size_t peak_states() const;
 
  private:
   struct Cancelled {};
-
-  void produce(const P& p, int depth) {
-    TaskChunk<State> cur;
-    try {
-      p.expand(depth, [&](const State& s, bool) {
-        cur.states.push_back(s);
-        if (cur.states.size() == chunk_) hand_over(cur);
-      });
-      if (!cur.states.empty()) hand_over(cur);
-    } catch (const Cancelled&) {
-    } catch (...) {
-      std::lock_guard lk(mu_);
-      failure_ = std::current_exception();
-    }
-    std::lock_guard lk(mu_);
-    finished_ = true;
-    cv_.notify_all();
-  }
-
-  void hand_over(TaskChunk<State>& cur) {
-    std::unique_lock lk(mu_);
-    cv_.wait(lk, [&] { return ready_.size() < kReadyChunks || cancelled_; });
-    if (cancelled_) throw Cancelled{};
-    const std::uint64_t next_first = cur.first + cur.states.size();
-    ready_.push_back(std::move(cur));
-    // The states alive: the ready chunks, plus one being consumed.
-    peak_ = std::max(peak_, (ready_.size() + 1) * chunk_);
-    cur = TaskChunk<State>{next_first, {}};
-    cur.states.reserve(chunk_);
-    cv_.notify_all();
-  }
+  void produce(const AnyProblem& p, int depth);
+  void hand_over(TaskChunk& cur);
 
   const std::size_t chunk_;
+  const std::size_t stride_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<TaskChunk<State>> ready_;
+  std::deque<TaskChunk> ready_;
   bool finished_ = false;
   bool cancelled_ = false;
   std::exception_ptr failure_;
   std::size_t peak_ = 0;
   std::thread producer_;  // last: starts once every member above exists
 };
-
-// The first depth with at least `target` tasks, or the depth below which the
-// tree cannot be cut any more.  Each level is counted only up to `target`.
-// (The runner's default_split_depth tries depth 0 first: runner.hpp.)
-template <Problem P>
-int split_depth_for_tasks(const P& p, std::uint64_t target = kTargetTasks) {
-  struct Enough {};
-  for (int depth = 0; depth < kMaxSplitDepth; ++depth) {
-    std::uint64_t n = 0;
-    bool cut = false;  // some task could be cut deeper
-    try {
-      p.expand(depth, [&](const typename P::State&, bool leaf) {
-        cut = cut || !leaf;
-        if (++n >= target) throw Enough{};
-      });
-    } catch (const Enough&) {
-      return depth;
-    }
-    if (!cut) return depth;
-  }
-  return kMaxSplitDepth;
-}
 
 struct TaskSelection {
   std::vector<std::uint64_t> run;      // task indices to execute, in order

@@ -1,13 +1,19 @@
 #pragma once
-// One task: the context a problem's solve() writes its record into.  Everything here is task-local, so no atomics are touched
-// per node; records are folded once, in task order, by the merger.
+// One task: the context a problem's solve() writes its record into.
+// Everything here is task-local, so no atomics are touched per node; records
+// are folded once, in task order, by the merger.
+//
+// The context is two layers.  TaskCore is what the engine sees (the record,
+// the solutions as bytes, the stop and hand-out polls), compiled once for
+// every problem; TaskContext<P> adds only what needs the problem's types:
+// emit(Solution) and donate(State).  The polls a walk runs at every node
+// are inline in TaskCore, so the walk pays nothing for the split.
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
-#include <ctime>
 #include <functional>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -34,53 +40,37 @@ struct EmitPolicy {
   std::uint64_t stop_after = 0;    // a deferring task may stop after this many
 };
 
-// Handed to P::solve.
-template <Problem P>
-class TaskContext {
- public:
-  using Solution = typename P::Solution;
-  using State = typename P::State;
-  struct Pair {
-    Solution sol;
-    Solution canon;
-  };
-  // How this task hands out pieces (core/split.hpp); `spawn` starts one.
-  struct Splitting {
-    SplitPolicy policy;
-    const WorkGauge* gauge = nullptr;
-    std::function<void(const State&)> spawn;
-  };
+// How a task hands out pieces (core/split.hpp); `spawn` starts one from the
+// bytes of its state.
+struct TaskSplitting {
+  SplitPolicy policy;
+  const WorkGauge* gauge = nullptr;
+  std::function<void(const std::byte*)> spawn;
+};
 
-  TaskContext(const P& p, const EmitPolicy& policy, const std::atomic<bool>& halt,
-              const std::atomic<bool>* interrupt, Splitting split = {})
-      : p_(p), policy_(policy), halt_(halt), interrupt_(interrupt), split_(std::move(split)) {
-    if (split_.policy.enabled && split_.spawn)
-      interval_ = static_cast<unsigned>(std::clamp<std::uint64_t>(split_.policy.budget, 1, kPollInterval));
-    else
-      split_.policy.enabled = false;
-    tick_ = interval_;
-  }
+// A task's output and polls, with solutions and states as bytes (both are
+// trivially copyable: core/problem.hpp).
+//
+//   kept      [sol 0][sol 1]...                    solution_size bytes each
+//   deferred  [sol 0][canon 0][sol 1][canon 1]...  the pairs a merger judges
+class TaskCore {
+ public:
+  using Splitting = TaskSplitting;
+
+  TaskCore(std::size_t solution_size, const EmitPolicy& policy, const std::atomic<bool>& halt,
+           const std::atomic<bool>* interrupt, Splitting split = {});
+  virtual ~TaskCore() = default;
+  TaskCore(const TaskCore&) = delete;
+  TaskCore& operator=(const TaskCore&) = delete;
 
   std::uint64_t nodes = 0;
   TaskRecord record;
-  std::vector<Solution> kept;
-  std::vector<Pair> deferred;
+  std::vector<std::byte> kept;
+  std::vector<std::byte> deferred;
 
-  void emit(const Solution& s) {
-    const Solution c = p_.canonical(s);
-    const bool counts = policy_.mode == Emits::OnePerOrbit || c == s;
-    if (policy_.defer) {
-      deferred.push_back({s, c});
-      // Only a solution that can count brings the stop nearer; stopping on
-      // images would cut the task before its first countable solutions.
-      countable_ += counts;
-      if (policy_.stop_after && countable_ >= policy_.stop_after) stop();
-      return;
-    }
-    if (!counts) return;
-    count_solution(p_, c, record);
-    if (kept.size() < policy_.keep) kept.push_back(s);
-  }
+  std::size_t solution_size() const { return sol_; }
+  std::size_t kept_count() const { return kept.size() / sol_; }
+  std::size_t deferred_count() const { return deferred.size() / (2 * sol_); }
 
   // Polled by solvers at every node; reads the shared flags only now and
   // then.  True when the walk must stop (aborted()) or while a hand-out is
@@ -105,67 +95,36 @@ class TaskContext {
     cut_ = std::max(level, armed_from_);
     return level <= armed_from_;
   }
-  // Out of line: the star's BMI2 chain is compiled flattened (star.hpp),
-  // and this cold path inlined at every level of it costs build time only.
-  [[gnu::cold, gnu::noinline]] void donate(const State& s) {
-    pieces_.push_back({kept.size(), deferred.size()});
-    split_.spawn(s);
-  }
-  std::size_t pieces() const { return pieces_.size(); }
 
   // Folds the finished pieces, given in the order they were handed out,
   // into this task as if it had searched them itself; a piece that is null
   // (skipped) or aborted leaves the task aborted.
-  void absorb(std::vector<std::unique_ptr<TaskContext>>& done) {
-    std::vector<Solution> k;
-    std::vector<Pair> d;
-    std::size_t ki = 0, di = 0;
-    for (std::size_t i = 0; i < pieces_.size(); ++i) {
-      k.insert(k.end(), kept.begin() + ki, kept.begin() + pieces_[i].kept_at);
-      d.insert(d.end(), deferred.begin() + di, deferred.begin() + pieces_[i].deferred_at);
-      ki = pieces_[i].kept_at;
-      di = pieces_[i].deferred_at;
-      if (!done[i] || done[i]->aborted()) stop();
-      if (!done[i]) continue;
-      record.merge(done[i]->record);
-      k.insert(k.end(), done[i]->kept.begin(), done[i]->kept.end());
-      d.insert(d.end(), done[i]->deferred.begin(), done[i]->deferred.end());
-    }
-    k.insert(k.end(), kept.begin() + ki, kept.end());
-    d.insert(d.end(), deferred.begin() + di, deferred.end());
-    // Each part kept its own first `keep`, so the first `keep` of the whole are here.
-    if (k.size() > policy_.keep) k.resize(policy_.keep);
-    kept = std::move(k);
-    deferred = std::move(d);
-    pieces_.clear();
+  void absorb(std::vector<std::unique_ptr<TaskCore>>& done);
+
+ protected:
+  // Out of line: the star's BMI2 chain is compiled flattened (star.hpp),
+  // and this cold path inlined at every level of it costs build time only.
+  [[gnu::cold, gnu::noinline]] void donate_bytes(const std::byte* state);
+  const EmitPolicy& policy() const { return policy_; }
+  bool keeps_more() const { return kept.size() < keep_bytes_; }
+  // A deferring task: counts toward stop_after and stops there.
+  void counted_one() {
+    if (policy_.stop_after && ++countable_ >= policy_.stop_after) stop();
   }
 
  private:
   static constexpr unsigned kPollInterval = 1024;
   static constexpr int kArmed = INT_MAX;  // cut_ while waiting for the next node
   struct Piece {
-    std::size_t kept_at, deferred_at;  // where its solutions go among this task's
+    std::size_t kept_at, deferred_at;  // bytes: where its solutions go among this task's
   };
 
   void stop() { local_stop_ = attention_ = true; }
-  [[gnu::cold, gnu::noinline]] void refresh() {
-    tick_ = interval_;
-    if (halt_.load(std::memory_order_relaxed) || (interrupt_ && interrupt_->load(std::memory_order_relaxed)) ||
-        nodes > node_limit_) {
-      stop();
-      return;
-    }
-    if (split_.policy.enabled && cut_ != kArmed && nodes - nodes_at_split_ >= split_.policy.budget &&
-        (split_.policy.always || split_.gauge->hungry())) {
-      armed_from_ = cut_;
-      cut_ = kArmed;
-      nodes_at_split_ = nodes;
-      attention_ = true;
-    }
-  }
+  [[gnu::cold, gnu::noinline]] void refresh();
 
-  const P& p_;
+  const std::size_t sol_;
   EmitPolicy policy_;
+  std::size_t keep_bytes_;
   const std::atomic<bool>& halt_;
   const std::atomic<bool>* interrupt_;
   Splitting split_;
@@ -181,10 +140,44 @@ class TaskContext {
   bool attention_ = false;  // local_stop_, or a hand-out under way
 };
 
-inline double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+// Handed to P::solve.
+template <Problem P>
+class TaskContext final : public TaskCore {
+ public:
+  using Solution = typename P::Solution;
+  using State = typename P::State;
+
+  TaskContext(const P& p, const EmitPolicy& policy, const std::atomic<bool>& halt,
+              const std::atomic<bool>* interrupt, Splitting split = {})
+      : TaskCore(sizeof(Solution), policy, halt, interrupt, std::move(split)), p_(p) {}
+
+  void emit(const Solution& s) {
+    const Solution c = p_.canonical(s);
+    const bool counts = policy().mode == Emits::OnePerOrbit || c == s;
+    if (policy().defer) {
+      append(deferred, s);
+      append(deferred, c);
+      // Only a solution that can count brings the stop nearer; stopping on
+      // images would cut the task before its first countable solutions.
+      if (counts) counted_one();
+      return;
+    }
+    if (!counts) return;
+    count_solution(p_, c, record);
+    if (keeps_more()) append(kept, s);
+  }
+
+  void donate(const State& s) { donate_bytes(reinterpret_cast<const std::byte*>(&s)); }
+
+ private:
+  static void append(std::vector<std::byte>& to, const Solution& s) {
+    const auto* b = reinterpret_cast<const std::byte*>(&s);
+    to.insert(to.end(), b, b + sizeof s);
+  }
+
+  const P& p_;
+};
+
+double thread_cpu_seconds();
 
 }  // namespace magic

@@ -1,0 +1,260 @@
+#include "magic/runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <deque>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <tbb/info.h>
+
+#include "magic/core/error.hpp"
+#include "runner_parts.hpp"
+
+namespace magic {
+
+namespace detail {
+
+unsigned resolve_threads(unsigned threads) {
+  return threads ? threads : static_cast<unsigned>(tbb::info::default_concurrency());
+}
+
+bool splits_adaptively(const RunOptions& opt, unsigned threads) {
+  return opt.adaptive && !opt.stop_after && (threads > 1 || opt.split_always);
+}
+
+RunResult start_result(const AnyProblem& p, const RunOptions& opt) {
+  if (opt.shard_count == 0 || opt.shard_index >= opt.shard_count)
+    throw SpecError("shard index must be below the shard count");
+  RunResult r;
+  const bool hash_set = opt.dedup == DedupMode::HashSet;
+  // Only a hash set sees across tasks; partial runs cannot be summed with one.
+  if (hash_set && (opt.shard_count > 1 || !opt.checkpoint.empty()))
+    throw SpecError("hash-set deduplication cannot be combined with shards or checkpoints");
+  // NaN would pass any range check and turn the journal's syncs off.
+  if (!std::isfinite(opt.checkpoint_interval) || opt.checkpoint_interval < 0)
+    throw SpecError("the checkpoint interval must be a finite number of seconds >= 0");
+  // A stopped search folds solutions, not whole tasks: nothing to journal.
+  if (opt.stop_after && !opt.checkpoint.empty())
+    throw SpecError("a run that stops after a number of solutions cannot be checkpointed");
+  r.split_depth = opt.split_depth;  // -1 until planned: default_split_depth
+  r.split_level = p.describe_levels();
+  r.threads = resolve_threads(opt.threads);
+  r.shard_index = opt.shard_index;
+  r.shard_count = opt.shard_count;
+  r.has_total = p.has_group();
+  r.dedup = hash_set ? "hash-set" : p.emits() == Emits::AllImages ? "canonical-filter" : "generator";
+  r.kernel = p.kernel();
+  r.adaptive = splits_adaptively(opt, r.threads);
+  return r;
+}
+
+std::unique_ptr<Journal> open_journal(const AnyProblem& p, const RunOptions& opt, const RunResult& r) {
+  if (opt.checkpoint.empty()) return nullptr;
+  const nlohmann::json header{
+      {"problem", p.describe()},
+      {"split_depth", r.split_depth},
+      {"shard", to_string(Shard{r.shard_index, r.shard_count})},
+      {"tasks", r.tasks}};
+  auto journal = std::make_unique<Journal>(opt.checkpoint, header, opt.checkpoint_interval);
+  for (const auto& [task, rec] : journal->done())
+    if (task % r.shard_count != r.shard_index)
+      throw CheckpointError("checkpoint " + opt.checkpoint + " is corrupt: task " + std::to_string(task) +
+                            " is not in shard " + header.at("shard").get<std::string>());
+  journal->drop_unlisted(opt.solutions);
+  if (journal->resumed() && opt.on_resume) opt.on_resume(journal->resumed());
+  return journal;
+}
+
+void ProgressClock::tick(std::uint64_t done, std::uint64_t nodes, std::uint64_t pieces, std::uint64_t pieces_done) {
+  if (!opt_.on_progress) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_).count() < opt_.progress_interval) return;
+  last_ = now;
+  opt_.on_progress({done, total_, nodes, std::chrono::duration<double>(now - t0_).count(), pieces, pieces_done});
+}
+
+void take_totals(RunResult& r, const TaskRecord& total) {
+  r.unique = total.unique;
+  r.total = total.total;
+  r.digest = total.digest;
+  r.by_key = total.by_key;
+  r.nodes = total.nodes;
+  r.cpu_seconds = total.cpu_seconds;
+}
+
+TaskSelection select_unjournalled(std::uint64_t first, std::size_t n, const RunResult& r, const Journal* journal) {
+  return select_tasks(first, n, {r.shard_index, r.shard_count},
+                      [&](std::uint64_t i) { return journal && journal->has(i); });
+}
+
+namespace {
+
+// The pieces one task hands out, made at its first hand-out, so a task that
+// never splits pays nothing for them.  Deque slots keep their addresses.
+struct Pieces {
+  std::deque<std::unique_ptr<TaskCore>> done;
+  TaskGroup group;
+};
+
+}  // namespace
+
+std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task) {
+  team.gauge.started();
+  if (team.merger.halt().load(std::memory_order_relaxed) ||
+      (team.opt.interrupt && team.opt.interrupt->load(std::memory_order_relaxed)))
+    return nullptr;
+  // A piece starts the moment it is handed out, so an idle worker takes it
+  // while this one still searches.
+  std::unique_ptr<Pieces> pieces;
+  const std::size_t state_size = team.p.state_size();
+  auto spawn = [&pieces, &team, state_size](const std::byte* s) {
+    if (!pieces) pieces = std::make_unique<Pieces>();
+    auto* slot = &pieces->done.emplace_back();
+    team.gauge.queued(1);
+    team.gauge.piece_split();
+    pieces->group.run([&team, slot, state = std::vector<std::byte>(s, s + state_size)] {
+      *slot = solve_task(team, state.data());
+      team.gauge.piece_done();
+      team.merger.locked(team.progress);
+    });
+  };
+  auto ctx = team.p.context(team.merger.emit_policy(), team.merger.halt(), team.opt.interrupt,
+                            TaskCore::Splitting{team.split, &team.gauge, spawn});
+  const double c0 = thread_cpu_seconds();
+  try {
+    team.p.solve(task, *ctx);
+  } catch (...) {
+    team.merger.fail(std::current_exception());
+    if (pieces) pieces->group.wait();
+    return nullptr;  // half a task is never folded or saved
+  }
+  ctx->record.nodes = ctx->nodes;
+  ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+  if (pieces) {
+    pieces->group.wait();
+    std::vector<std::unique_ptr<TaskCore>> done(std::make_move_iterator(pieces->done.begin()),
+                                                std::make_move_iterator(pieces->done.end()));
+    ctx->absorb(done);
+  }
+  return ctx;
+}
+
+namespace {
+
+// The whole search: each task at depth 0 (the roots) solved in its own
+// context, cut once they have searched more than kProbeNodes nodes
+// together (then nullopt).  Neither a stop nor an interrupt cuts it, so the
+// verdict is the problem's alone.
+using Contexts = std::vector<std::unique_ptr<TaskCore>>;
+std::optional<Contexts> probe_whole(const AnyProblem& p, const EmitPolicy& policy) {
+  const std::atomic<bool> no_halt{false};
+  Contexts done;
+  std::uint64_t nodes = 0;
+  bool cut = false;
+  auto each = [&](const std::byte* root, bool) {
+    if (cut) return;
+    auto ctx = p.context(policy, no_halt, nullptr);
+    ctx->limit_nodes(kProbeNodes - nodes);
+    const double c0 = thread_cpu_seconds();
+    p.solve(root, *ctx);
+    ctx->record.nodes = ctx->nodes;
+    ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+    nodes += ctx->nodes;
+    cut = ctx->over_limit();
+    done.push_back(std::move(ctx));
+  };
+  p.expand(0, each);
+  if (cut) return std::nullopt;
+  return done;
+}
+
+// The probe's searches as the run's tasks (or the journal's records of them).
+void fold_probe(const TaskTeam& team, Contexts& probed, Journal* journal, const RunResult& r) {
+  const TaskSelection sel = select_unjournalled(0, probed.size(), r, journal);
+  team.merger.begin_chunk(sel.run, sel.resumed);
+  for (std::size_t k = 0; k < sel.run.size(); ++k)
+    team.merger.finish(k, std::move(probed[sel.run[k]]), team.progress);
+  team.merger.rethrow();
+}
+
+// Runs one chunk of tasks on the scheduler; resumed tasks are folded from the journal.
+void run_chunk(const TaskTeam& team, const TaskChunk& chunk, Journal* journal, const RunResult& r) {
+  OrderedMerger& merger = team.merger;
+  const TaskSelection sel = select_unjournalled(chunk.first, chunk.size(), r, journal);
+  merger.begin_chunk(sel.run, sel.resumed);
+  team.gauge.queued(static_cast<std::int64_t>(sel.run.size()));
+  schedule(r.threads, sel.run.size(), [&](std::size_t k) {
+    auto ctx = solve_task(team, chunk.state(sel.run[k] - chunk.first));
+    merger.finish(k, std::move(ctx), team.progress);
+  });
+  merger.rethrow();
+}
+
+// The streamed tasks, chunk by chunk, until the list ends or the run stops;
+// returns how many tasks were planned.
+std::uint64_t run_stream(const TaskTeam& team, Journal* journal, const RunResult& r,
+                         const std::function<bool()>& stopping) {
+  std::uint64_t planned = 0;
+  TaskStream stream(team.p, r.split_depth, team.opt.task_chunk);
+  TaskChunk chunk;
+  while (!stopping() && stream.next(chunk)) {
+    run_chunk(team, chunk, journal, r);
+    planned = chunk.first + chunk.size();
+  }
+  return planned;
+}
+
+}  // namespace
+
+}  // namespace detail
+
+int default_split_depth(const AnyProblem& p) {
+  return detail::probe_whole(p, {p.emits()}) ? 0 : split_depth_for_tasks(p);
+}
+
+RunResult run(const AnyProblem& p, const RunOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult r = detail::start_result(p, opt);
+  const MergePolicy policy{r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory, opt.on_solution};
+  // A stopped search wants its first solutions at once, not a probe first.
+  std::optional<detail::Contexts> probed;
+  if (r.split_depth < 0 && !opt.stop_after) probed = detail::probe_whole(p, OrderedMerger::emit_policy(p, policy));
+  if (r.split_depth < 0) r.split_depth = probed ? 0 : split_depth_for_tasks(p);
+  r.tasks = probed ? probed->size() : count_tasks(p, r.split_depth);
+  const std::unique_ptr<Journal> journal = detail::open_journal(p, opt, r);
+  r.tasks_resumed = journal ? journal->resumed() : 0;
+  const std::uint64_t shard_tasks = shard_size(r.tasks, {r.shard_index, r.shard_count});
+
+  OrderedMerger merger(p, policy, journal.get());
+  WorkGauge gauge(r.threads);
+  detail::ProgressClock progress(opt, t0, shard_tasks);
+  const detail::TaskTeam team{
+      p, opt, merger, gauge, {r.adaptive, std::max<std::uint64_t>(opt.split_nodes, 1), opt.split_always}, [&] {
+        progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes, gauge.pieces(), gauge.pieces_done());
+      }};
+  auto stopping = [&] { return merger.halt().load() || (opt.interrupt && opt.interrupt->load()); };
+  std::uint64_t planned = r.tasks;
+  if (probed) detail::fold_probe(team, *probed, journal.get(), r);
+  else planned = detail::run_stream(team, journal.get(), r, stopping);
+
+  r.interrupted = opt.interrupt && opt.interrupt->load();
+  if (journal) {
+    journal->flush();
+    r.tasks_saved = journal->saved();
+    r.task_sources = journal->sources();
+  }
+  detail::take_totals(r, merger.total());
+  // Chunks never started after a stop leave the run as incomplete as skipped tasks do.
+  r.exhaustive = merger.exhaustive() && planned == r.tasks;
+  r.tasks_run = merger.tasks_run();
+  r.pieces = gauge.pieces();
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace magic
