@@ -2,7 +2,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "magic/star.hpp"
+#include "magic/star_geometry.hpp"
 
 namespace cli {
 namespace {

@@ -1,10 +1,12 @@
 // Kernel benchmarks for stars, side by side with the seed 002 port:
 //   Seed002/*        the documents' permutation search (perf/baselines/seed002.cpp)
 //   Star*/run        the engine through the runner (1 thread: tasks, digest, canonical forms)
-//   Star*/kernel     the serial solver alone over every task, counting emitted solutions
+//   Star*/kernel     the serial solver alone over every task, in one task context
 //   *Partial*        the same row with the partial-sum solver (the K < n default before kept-lines)
 // The ratio Seed002 / Star is the speedup; read it from one run of this binary.
 #include <benchmark/benchmark.h>
+
+#include <atomic>
 
 #include "magic/star.hpp"
 #include "magic/runner.hpp"
@@ -25,22 +27,18 @@ nlohmann::json with_solver(nlohmann::json spec, const char* solver) {
 }
 nlohmann::json star(int n) { return {{"name", "star"}, {"n", n}}; }
 
-// A minimal task context: counts what the solver emits.
-struct CountCtx {
-  std::uint64_t nodes = 0, emitted = 0;
-  template <class S>
-  void emit(const S&) { ++emitted; }
-  bool stopped() { return false; }
-  bool aborted() const { return false; }
-};
-
+// Every task solved serially in one of the library's task contexts (its
+// compiled walk, not a copy built here for another context type), with no
+// scheduler, merger or journal around it.
 template <int N>
 std::uint64_t kernel(const magic::StarProblem<N>& p) {
-  std::vector<typename magic::StarProblem<N>::State> tasks;
+  using P = magic::StarProblem<N>;
+  std::vector<typename P::State> tasks;
   p.expand(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
-  CountCtx ctx;
+  const std::atomic<bool> no_halt{false};
+  magic::TaskContext<P> ctx(p, {p.emits()}, no_halt, nullptr);
   for (const auto& t : tasks) p.solve(t, ctx);
-  return ctx.emitted;
+  return ctx.record.unique;
 }
 
 void BM_Seed002(benchmark::State& state) {

@@ -16,7 +16,7 @@
 #include "magic/cluster.hpp"
 #include "magic/cluster_spec.hpp"
 #include "magic/journal.hpp"
-#include "magic/registry.hpp"
+#include "magic/runner.hpp"
 #include "magic/result.hpp"
 #include "temp_path.hpp"
 #include "toy_problem.hpp"

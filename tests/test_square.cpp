@@ -8,7 +8,8 @@
 #include <string>
 
 
-#include "magic/registry.hpp"
+#include "magic/runner.hpp"
+#include "magic/spec.hpp"
 #include "magic/square.hpp"
 #include "oracle/square_oracle.hpp"
 #include "temp_path.hpp"

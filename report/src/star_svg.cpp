@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/star.hpp"
+#include "magic/star_geometry.hpp"
 
 namespace magic {
 
