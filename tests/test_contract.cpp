@@ -133,7 +133,9 @@ TEST_P(Contract, SameResultAndSolutionOrderForAnyThreadsAndSplitDepth) {
       const bool listed = (t == 2 || t == 8) && (d == -1 || d == 2);
       const auto [r, solutions] = run_with_solutions(GetParam().run, {.threads = t, .split_depth = d}, listed ? 50 : 0);
       expect_same(r, ref, what);
-      if (listed) EXPECT_EQ(solutions, ref_solutions) << what;
+      if (listed) {
+        EXPECT_EQ(solutions, ref_solutions) << what;
+      }
     }
 }
 
@@ -176,8 +178,8 @@ TEST_P(Contract, TaskChunksChangeNothing) {
       RunOptions shard = ro;
       shard.shard_index = i;
       shard.shard_count = 3;
-      const auto r = GetParam().run(shard);
-      sum.merge({r.unique, r.total, 0, 0, r.digest, r.by_key});
+      const auto part = GetParam().run(shard);
+      sum.merge({part.unique, part.total, 0, 0, part.digest, part.by_key});
     }
     EXPECT_EQ(sum.digest, whole.digest) << what << " shards";
     EXPECT_EQ(sum.unique, whole.unique) << what << " shards";
