@@ -10,6 +10,7 @@
 #include <csignal>
 #include <filesystem>
 #include <limits>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace cli {
@@ -146,6 +147,11 @@ std::filesystem::path identity(const std::string& path) {
 
 }  // namespace
 
+static bool stdout_open_for_writing() {
+  const int flags = ::fcntl(STDOUT_FILENO, F_GETFL);
+  return flags != -1 && (flags & O_ACCMODE) != O_RDONLY;
+}
+
 bool summary_on_stdout(const Common& c) {
   return !c.quiet && c.json != "-" && c.solutions_file != "-" && c.svg != "-";
 }
@@ -174,6 +180,11 @@ void check_outputs(const Common& c) {
       if (!outs[b].path.empty() && outs[b].path != "-" && identity(outs[a].path) == identity(outs[b].path))
         throw UsageError(std::string(outs[b].flag) + " and " + outs[a].flag + " name the same file " + outs[a].path);
   }
+  // Found before the search, not after hours of it.
+  if ((on_stdout || summary_on_stdout(c)) && !stdout_open_for_writing())
+    throw UsageError(std::string("standard output is closed or read-only, and ") +
+                     (on_stdout ? on_stdout->flag + std::string(" -") : std::string("the summary")) +
+                     " would be written there; redirect it, or give -q and files");
 }
 
 void check_writable(const std::string& path) {

@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit codes: 0 success; 1 no solution (complete), a reproduce mismatch or a verify failure; "
       "2 usage error or bad input (one line on stderr); 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM "
-      "(rerun with the same --checkpoint to resume); 70 internal error (a bug: please report it).");
+      "(rerun with the same --checkpoint to resume); 141 killed by SIGPIPE (stdout's reader went away); "
+      "70 internal error (a bug: please report it).");
   cli::Action action;
   auto commands = cli::command_registry();
   std::sort(commands.begin(), commands.end());

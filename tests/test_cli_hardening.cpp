@@ -183,6 +183,59 @@ TEST_F(Hardening, AFullStdoutIsAnError) {
   }
 }
 
+// Issue 42, row 12: a closed stdout is refused before the search starts
+// (no journal is opened), unless nothing is written there.
+TEST_F(Hardening, AClosedStdoutIsRefusedBeforeTheSearch) {
+  const std::string err = at("err"), journal = at("ck.jsonl"), json = at("r.json");
+  for (const std::string redirect : {">&-", "1</dev/null"}) {
+    for (const char* args : {"star --n 13 -t 1", "star --n 13 -t 1 -q --json -"}) {
+      const std::string cmd = std::string(MAGIC_BIN) + " " + args + " --checkpoint " + journal + " " + redirect +
+                              " 2>" + err;
+      const int status = std::system(cmd.c_str());
+      EXPECT_EQ(WEXITSTATUS(status), 2) << cmd;
+      const std::string e = slurp(err);
+      EXPECT_NE(e.find("standard output is closed"), std::string::npos) << e;
+      EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+      EXPECT_FALSE(fs::exists(journal)) << cmd;
+    }
+  }
+  const std::string quiet = std::string(MAGIC_BIN) + " square --order 3 -q --json " + json + " >&- 2>" + err;
+  EXPECT_EQ(WEXITSTATUS(std::system(quiet.c_str())), 0) << slurp(err);
+  EXPECT_TRUE(fs::exists(json));
+}
+
+// Issue 42, row 14: a file name of up to 255 bytes is written, though its
+// temporary name would be longer; no temporary file is left beside it.
+TEST_F(Hardening, LongFileNamesAreWritten) {
+  for (const std::size_t n : {235u, 255u}) {
+    const std::string json = at(std::string(n, 'M')), list = at(std::string(n - 1, 'L'));
+    const CliRun r = run_cli("circle --n 8 -q --json " + json + " --solutions-file " + list);
+    EXPECT_EQ(r.code, 0) << n << ": " << r.err;
+    EXPECT_EQ(nlohmann::json::parse(slurp(json)).at("counts").at("unique"), 6) << n;
+    EXPECT_FALSE(slurp(list).empty()) << n;
+  }
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir.path())) files += e.path().filename().string()[0] != '.';
+  EXPECT_EQ(files, 4u);
+  for (const auto& e : fs::directory_iterator(dir.path()))
+    EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+}
+
+// Issue 42, row 16: the message names what was written, not a value it
+// became on the way.
+TEST_F(Hardening, MessagesNameWhatWasWritten) {
+  const CliRun range = run_cli("star --n 5 --numbers 1-10");
+  EXPECT_CLEAN_ERROR(range);
+  EXPECT_NE(range.err.find("A..B"), std::string::npos) << range.err;
+  const std::string grid = at("big.json");
+  std::ofstream(grid) << "[[0,0,0],[0,0,0],[0,0,9223372036854775808]]";
+  const CliRun big = run_cli("complete " + grid);
+  EXPECT_CLEAN_ERROR(big);
+  EXPECT_NE(big.err.find("9223372036854775808 is far too large"), std::string::npos) << big.err;
+  const CliRun help = run_cli("--help");
+  EXPECT_NE(help.out.find("141"), std::string::npos) << "the exit codes in --help";
+}
+
 TEST_F(Hardening, TrailingDataAfterAGridIsRefused) {
   const std::string grid = at("grid.json");
   std::ofstream(grid, std::ios::binary) << std::string("[[2,7,6],[9,5,1],[4,3,0]]\0junk", 30);

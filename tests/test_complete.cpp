@@ -488,7 +488,7 @@ TEST(CompleteInput, BadInputNamesTheProblem) {
   EXPECT_TRUE(has(error_of("1 2 3.0\n0 0 0\n0 0 0"), "whole number"));
   EXPECT_TRUE(has(error_of("0 0 99999999999999999999999\n0 0 0\n0 0 0"), "too large"));
   EXPECT_TRUE(has(error_of("[[0,0,99999999999999999999999],[0,0,0],[0,0,0]]"), "whole number"));
-  EXPECT_TRUE(has(error_of("[[0,0,18446744073709551615],[0,0,0],[0,0,0]]"), "above 9"));
+  EXPECT_TRUE(has(error_of("[[0,0,18446744073709551615],[0,0,0],[0,0,0]]"), "18446744073709551615 is far too large"));
   EXPECT_TRUE(has(error_of("[[0,0,-3],[0,0,0],[0,0,0]]"), "negative number -3 at row 1, column 3"));
   EXPECT_TRUE(has(error_of("[[0,0,10],[0,0,0],[0,0,0]]"), "above 9"));
   EXPECT_TRUE(has(error_of("[[0,0,0],[0,7,0],[0,0,7]]"), "7 is given twice"));

@@ -114,6 +114,18 @@ TEST_F(JournalTest, AnEmptyFileOrATornHeaderStartsAfresh) {
   EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);  // and the header is whole now
 }
 
+// A file whose only line is not a prefix of this run's header is someone
+// else's (notes, a result): refused and left as it was, newline or not.
+TEST_F(JournalTest, AnUnterminatedFileThatIsNoHeaderOfThisRunIsRefusedAndKept) {
+  for (const std::string text : {"my notes", "{\"a\":1}", "{\"journal\":1,\"problem\":{\"name\":\"circle"}) {
+    spit(path, text);
+    EXPECT_THROW(magic::Journal(path, kHeader, 0), magic::CheckpointError) << text;
+    EXPECT_EQ(slurp(path), text);
+    spit(path, text + "\n");
+    EXPECT_THROW(magic::Journal(path, kHeader, 0), magic::CheckpointError) << text;
+  }
+}
+
 // Whole but without its newline: no record was written after it, so the
 // journal starts afresh rather than append the first record to its line.
 TEST_F(JournalTest, AHeaderWithoutItsNewlineStartsAfresh) {

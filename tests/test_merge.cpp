@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.hpp"
+#include "magic/core/error.hpp"
+#include "magic/task_record.hpp"
 
 namespace {
 
@@ -174,6 +176,53 @@ TEST(MergeInputs, MixedProblemsVersionsAndBadFilesAreRefused) {
   EXPECT_CLEAN_ERROR(run_cli("merge " + (dir / "missing.json").string()));
   EXPECT_CLEAN_ERROR(run_cli("merge"));
   EXPECT_CLEAN_ERROR(run_cli("merge --json '' " + sq));
+}
+
+// Issue 42, row 7: sums that pass 2^64 - 1 (or seconds that stop being
+// finite) are refused, never wrapped.
+TEST(MergeInputs, SumsThatOverflowAreRefused) {
+  const ScratchPath dir("merge_overflow");
+  std::filesystem::create_directories(dir.path());
+  const std::string s0 = (dir / "s0.json").string(), s1 = (dir / "s1.json").string();
+  ASSERT_EQ(run_cli("square --order 3 -q --shard 0/2 --json " + s0).code, 0);
+  ASSERT_EQ(run_cli("square --order 3 -q --shard 1/2 --json " + s1).code, 0);
+  ASSERT_EQ(run_cli("merge -q " + s0 + " " + s1).code, 0);
+  const nlohmann::json base0 = nlohmann::json::parse(std::ifstream(s0));
+  const nlohmann::json base1 = nlohmann::json::parse(std::ifstream(s1));
+  const auto both = [&](auto&& edit) {
+    nlohmann::json a = base0, b = base1;
+    edit(a);
+    edit(b);
+    std::ofstream(s0, std::ios::trunc) << a.dump();
+    std::ofstream(s1, std::ios::trunc) << b.dump();
+    return run_cli("merge --json - " + s0 + " " + s1);
+  };
+  const std::uint64_t big = 18446744073709551615u;
+  for (const char* field : {"unique", "total"}) {
+    const CliRun r = both([&](auto& j) { j["counts"][field] = big; });
+    EXPECT_CLEAN_ERROR(r);
+    EXPECT_NE(r.err.find("2^64"), std::string::npos) << field << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  for (const char* field : {"nodes", "tasks_run"}) EXPECT_CLEAN_ERROR(both([&](auto& j) { j["run"][field] = big; }));
+  const CliRun cpu = both([](auto& j) { j["run"]["cpu_seconds"] = 1e308; });
+  EXPECT_CLEAN_ERROR(cpu);
+  EXPECT_NE(cpu.err.find("finite"), std::string::npos) << cpu.err;
+}
+
+// The runner's merger sums task records with the same checks.
+TEST(TaskRecordSums, OverflowIsRefused) {
+  magic::TaskRecord a, one;
+  a.unique = 18446744073709551615u;
+  one.unique = 1;
+  EXPECT_THROW(a.merge(one), magic::InputError);
+  magic::TaskRecord b, key;
+  b.by_key[7] = 18446744073709551615u;
+  key.by_key[7] = 2;
+  EXPECT_THROW(b.merge(key), magic::InputError);
+  magic::TaskRecord c, slow;
+  c.cpu_seconds = slow.cpu_seconds = 1e308;
+  EXPECT_THROW(c.merge(slow), magic::InputError);
 }
 
 }  // namespace

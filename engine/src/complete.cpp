@@ -68,9 +68,10 @@ Puzzle parse_puzzle(const nlohmann::json& j) {
       const std::string at = "row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1);
       if (x.is_number_unsigned()) {
         const auto u = x.get<std::uint64_t>();
-        rows.back().push_back(u > std::uint64_t{std::numeric_limits<std::int64_t>::max()}
-                                  ? std::numeric_limits<std::int64_t>::max()
-                                  : static_cast<std::int64_t>(u));
+        // Said as written: clamped, it would be reported as another number.
+        if (u > std::uint64_t{std::numeric_limits<std::int64_t>::max()})
+          throw SpecError(at + ": number " + std::to_string(u) + " is far too large");
+        rows.back().push_back(static_cast<std::int64_t>(u));
       } else if (x.is_number_integer()) {
         rows.back().push_back(x.get<std::int64_t>());
       } else {

@@ -1,7 +1,10 @@
 #include "magic/io.hpp"
 
+#include "magic/digest.hpp"
+
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <cstring>
@@ -19,8 +22,19 @@ namespace {
 // Temporary files are named .<name>.magic-tmp-<pid>-XXXXXX beside their
 // target, so a later run can tell its own kind and remove those whose
 // process is gone (a SIGKILL leaves them behind).
+// The whole name must fit in a directory entry (255 bytes on every Linux
+// file system): a long target name is cut and tagged with its hash, so two
+// long names never share a prefix.
 std::string temp_prefix(const std::filesystem::path& target) {
-  return "." + target.filename().string() + ".magic-tmp-";
+  constexpr std::size_t kNameMax = 255;
+  constexpr std::size_t kAdded = 1 + 11 + 10 + 1 + 6;  // '.', ".magic-tmp-", a pid, '-', XXXXXX
+  std::string name = target.filename().string();
+  if (name.size() > kNameMax - kAdded) {
+    char tag[18];
+    std::snprintf(tag, sizeof tag, "~%016llx", static_cast<unsigned long long>(hash64(name.data(), name.size())));
+    name = name.substr(0, kNameMax - kAdded - 17) + tag;
+  }
+  return "." + name + ".magic-tmp-";
 }
 
 void remove_stale_temps(const std::filesystem::path& target) {

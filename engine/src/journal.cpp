@@ -92,6 +92,11 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
     ++line_no;
     const bool whole = !in.eof();  // ended by '\n'
     if (line.size() > kMaxLine) throw corrupt("line " + std::to_string(line_no) + " is too long");
+    // An unterminated first line is ours only if a kill tore our own header:
+    // anything else is someone's file, never taken over.
+    if (line_no == 1 && !whole && expect && expect->dump().rfind(line, 0) != 0)
+      throw CheckpointError("checkpoint " + path + " is not a journal of this run: its first line is not this run's " +
+                            "header (" + shorten(line) + "); it is left as it is");
     nlohmann::json j;
     try {
       j = parse_json(line, "line " + std::to_string(line_no), {16, kMaxLine});

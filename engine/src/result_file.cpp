@@ -10,6 +10,7 @@
 #include "magic/core/error.hpp"
 #include "magic/io.hpp"
 #include "magic/spec.hpp"
+#include "magic/task_record.hpp"
 
 namespace magic {
 namespace {
@@ -199,13 +200,15 @@ std::optional<std::map<std::string, std::uint64_t>> merged_task_sources(const st
   for (const ShardResult& s : shards) {
     const auto it = s.run.find("task_sources");
     if (it == s.run.end()) {
-      if (const std::uint64_t tasks = s.tasks_run + s.tasks_resumed) by[source_of(s)] += tasks;
+      std::uint64_t tasks = s.tasks_run;
+      add_count(tasks, s.tasks_resumed, "run.tasks_run and run.tasks_resumed");
+      if (tasks) add_count(by[source_of(s)], tasks, "run.task_sources");
       continue;
     }
     if (!it->is_object()) throw SpecError(s.path + ": run.task_sources must map builds to task counts");
     for (const auto& [source, count] : it->items()) {
       if (!count.is_number_unsigned()) throw SpecError(s.path + ": run.task_sources must map builds to task counts");
-      by[source] += count.get<std::uint64_t>();
+      add_count(by[source], count.get<std::uint64_t>(), "run.task_sources");
     }
     any = true;
   }
@@ -227,15 +230,15 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   std::map<std::int64_t, std::uint64_t> by_key;
   std::vector<std::string> merged;
   for (const ShardResult& s : shards) {
-    unique += s.unique;
-    total += s.total;
-    nodes += s.nodes;
-    cpu += s.cpu_seconds;
+    add_count(unique, s.unique, "counts.unique");
+    add_count(total, s.total, "counts.total");
+    add_count(nodes, s.nodes, "run.nodes");
+    add_seconds(cpu, s.cpu_seconds, "run.cpu_seconds");
     wall = std::max(wall, s.wall_seconds);
-    tasks_run += s.tasks_run;
-    tasks_resumed += s.tasks_resumed;
+    add_count(tasks_run, s.tasks_run, "run.tasks_run");
+    add_count(tasks_resumed, s.tasks_resumed, "run.tasks_resumed");
     digest.merge(s.digest);
-    for (const auto& [k, v] : s.by_key) by_key[k] += v;
+    for (const auto& [k, v] : s.by_key) add_count(by_key[k], v, "counts by key");
     merged.push_back(shard_text(s.shard_index, s.shard_count));
   }
   std::sort(merged.begin(), merged.end());

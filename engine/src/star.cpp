@@ -52,8 +52,9 @@ std::vector<int> parse_star_numbers(std::string_view text) {
   auto number = [&](std::string_view t) {
     if (t.empty()) throw bad("expected numbers like 1..12 or 1,2,4,5");
     long v = 0;
-    for (char c : t) {
-      if (c == '-') throw bad("numbers must be positive");
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const char c = t[i];
+      if (c == '-') throw bad(i == 0 ? "numbers must be positive" : "a range is written A..B (like 1..12), not A-B");
       if (!std::isdigit(static_cast<unsigned char>(c))) throw bad("expected numbers like 1..12 or 1,2,4,5");
       v = std::min<long>(v * 10 + (c - '0'), kStarMaxValue + 1L);  // saturate: any longer number is too large
     }

@@ -3,15 +3,28 @@
 #include <cmath>
 #include <string>
 
+#include "magic/core/error.hpp"
+
 namespace magic {
 
+void add_count(std::uint64_t& to, std::uint64_t v, const char* what) {
+  if (__builtin_add_overflow(to, v, &to))
+    throw InputError(std::string("the sum of ") + what + " passes 2^64 - 1: the records are forged or corrupt");
+}
+
+void add_seconds(double& to, double v, const char* what) {
+  to += v;
+  if (!std::isfinite(to))
+    throw InputError(std::string("the sum of ") + what + " is not a finite number of seconds: the records are forged or corrupt");
+}
+
 void TaskRecord::merge(const TaskRecord& o) {
-  unique += o.unique;
-  total += o.total;
-  nodes += o.nodes;
-  cpu_seconds += o.cpu_seconds;
+  add_count(unique, o.unique, "unique counts");
+  add_count(total, o.total, "total counts");
+  add_count(nodes, o.nodes, "nodes");
+  add_seconds(cpu_seconds, o.cpu_seconds, "CPU seconds");
   digest.merge(o.digest);
-  for (const auto& [k, v] : o.by_key) by_key[k] += v;
+  for (const auto& [k, v] : o.by_key) add_count(by_key[k], v, "by_key counts");
 }
 
 nlohmann::json to_json(const TaskRecord& r) {

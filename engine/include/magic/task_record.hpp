@@ -11,6 +11,12 @@
 
 namespace magic {
 
+// to += v, or InputError naming `what` if the sum passes 2^64 - 1: real
+// counts never do, so the records were forged or corrupt.
+void add_count(std::uint64_t& to, std::uint64_t v, const char* what);
+// to += v, or InputError if the sum is not a finite number of seconds.
+void add_seconds(double& to, double v, const char* what);
+
 struct TaskRecord {
   std::uint64_t unique = 0;
   std::uint64_t total = 0;
@@ -19,7 +25,7 @@ struct TaskRecord {
   Digest digest;
   std::map<std::int64_t, std::uint64_t> by_key;
 
-  void merge(const TaskRecord& o);
+  void merge(const TaskRecord& o);  // checked: add_count, add_seconds
 };
 
 // {"unique", "total", "nodes", "cpu", "digest", "by_key": [[k, v], ...]}
