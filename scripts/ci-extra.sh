@@ -55,7 +55,9 @@ no_reports() {  # fails if a sanitizer wrote a report file
 configure() {  # configure DIR ARGS...
   local dir=$1
   shift
-  CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
+  local gen=()
+  [ -f "$dir/CMakeCache.txt" ] || gen=(-G Ninja)  # as scripts/build.sh
+  CXX=clang++ cmake "${gen[@]}" -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
     -DMAGIC_BUILD_PERF=OFF "$@" >/dev/null
 }
 

@@ -9,7 +9,7 @@ for a in "$@"; do
     *) echo "usage: $0 [--mpi]" >&2; exit 2 ;;
   esac
 done
-pkgs=(build-essential cmake pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
+pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
       googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin libxml2-utils
       # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer
       # runtimes, and llvm-symbolizer for readable stack traces.

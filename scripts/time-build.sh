@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times every translation unit of a cold Release build (the one
-# scripts/test.sh makes, with MPI) and prints the slowest.
+# scripts/test.sh makes, with MPI and Ninja) and prints the slowest.
 # Usage: time-build.sh [BUILD_DIR [TOP]]  (default build-timed, 15).
 # The build dir is removed first; each compile's wall time goes to
 # BUILD_DIR/compile-times.tsv (scripts/compile-timer).  Run it with nothing
@@ -12,7 +12,7 @@ top=${2:-15}
 bash scripts/deps.sh --mpi
 rm -rf "$dir"
 t0=$SECONDS
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DMAGIC_BUILD_TESTS=ON -DMAGIC_BUILD_PERF=ON -DMAGIC_WITH_MPI=ON \
+cmake -G Ninja -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DMAGIC_BUILD_TESTS=ON -DMAGIC_BUILD_PERF=ON -DMAGIC_WITH_MPI=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER="$PWD/scripts/compile-timer" >/dev/null
 MAGIC_COMPILE_TIMES=$dir/compile-times.tsv cmake --build "$dir" -j"$(nproc)" >/dev/null
 echo "cold build: $((SECONDS - t0)) s wall, $(awk '{s += $1} END {printf "%.0f", s}' "$dir/compile-times.tsv") s of compiles" \
