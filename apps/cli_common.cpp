@@ -5,12 +5,15 @@
 #include "magic/svg.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cli {
@@ -152,13 +155,33 @@ static bool stdout_open_for_writing() {
   return flags != -1 && (flags & O_ACCMODE) != O_RDONLY;
 }
 
+void check_not_input(const char* flag, const std::string& output, const std::string& input) {
+  if (output.empty() || output == "-" || input.empty() || input == "-") return;
+  struct stat a {}, b {};
+  const bool same_inode = ::stat(output.c_str(), &a) == 0 && ::stat(input.c_str(), &b) == 0 &&
+                          a.st_dev == b.st_dev && a.st_ino == b.st_ino;  // hard links too
+  if (same_inode || identity(output) == identity(input))
+    throw UsageError(std::string(flag) + " " + output + " is the input " + input +
+                     "; it would be replaced: write the result to another file");
+}
+
+// "-", or a path that is this process's stdout under another name
+// (/dev/stdout, /dev/fd/1, or the very file stdout was redirected to).
+static bool names_stdout(const std::string& path) {
+  if (path == "-") return true;
+  if (path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1") return true;
+  struct stat out {}, st {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) && ::stat(path.c_str(), &st) == 0 &&
+         st.st_dev == out.st_dev && st.st_ino == out.st_ino;
+}
+
 bool summary_on_stdout(const Common& c) {
   return !c.quiet && c.json != "-" && c.solutions_file != "-" && c.svg != "-";
 }
 
 void check_outputs(const Common& c) {
   if (!c.checkpoint.empty()) {
-    if (c.checkpoint == "-") throw UsageError("--checkpoint needs a file, not stdout");
+    if (names_stdout(c.checkpoint)) throw UsageError("--checkpoint needs a file, not stdout");
     if (c.limit) throw UsageError("--checkpoint cannot be combined with --limit (a stopped search is not a set of whole tasks)");
   }
   const std::vector<Output> outs{
@@ -166,10 +189,14 @@ void check_outputs(const Common& c) {
   const Output* on_stdout = nullptr;
   for (std::size_t a = 0; a < outs.size(); ++a) {
     if (outs[a].path.empty()) continue;
-    if (outs[a].path == "-") {
+    if (names_stdout(outs[a].path)) {
       if (on_stdout)
         throw UsageError(std::string(on_stdout->flag) + " and " + outs[a].flag +
                          " both write to stdout; give one of them a file");
+      // The summary steps aside for "-" alone: another name would mix the two.
+      if (outs[a].path != "-" && summary_on_stdout(c))
+        throw UsageError(std::string(outs[a].flag) + " " + outs[a].path +
+                         " is standard output, where the summary goes; write " + outs[a].flag + " - or give -q");
       on_stdout = &outs[a];
       continue;
     }
@@ -190,6 +217,10 @@ void check_outputs(const Common& c) {
 void check_writable(const std::string& path) {
   const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();
   if (!std::filesystem::is_directory(dir)) throw UsageError("cannot write " + path + ": no directory " + dir.string());
+  // A file the user could not write in place is not replaced either (the
+  // temp-and-rename write needs only the directory), as cp refuses it.
+  if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0)
+    throw UsageError("cannot write " + path + ": " + std::strerror(errno) + " (it is read-only, or not yours)");
 }
 
 void write_svg(const std::string& path, const nlohmann::json& problem, const std::vector<nlohmann::json>& sols) {

@@ -89,6 +89,9 @@ void print_summary(std::ostream& os, const nlohmann::json& problem, const magic:
 std::string problem_line(const nlohmann::json& problem);
 void print_grid(std::ostream& os, const nlohmann::json& rows);  // a square's rows, then a blank line
 bool stderr_is_terminal();
+// UsageError if writing `output` (given with `flag`) would replace the input
+// file `input` (the same path, a link to it, or a hard link).
+void check_not_input(const char* flag, const std::string& output, const std::string& input);
 void check_writable(const std::string& path);  // UsageError if its directory is missing
 void write_svg(const std::string& path, const nlohmann::json& problem, const std::vector<nlohmann::json>& sols);
 void print_progress(const magic::Progress& p);  // one \r-refreshed line on stderr

@@ -56,6 +56,10 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
   }
   if (!c.checkpoint.empty() && mode != "count") throw UsageError("--checkpoint works only with --count");
 
+  for (const auto& [flag, out] : {std::pair<const char*, const std::string&>{"--json", c.json},
+                                  {"--solutions-file", c.solutions_file}, {"--svg", c.svg},
+                                  {"--checkpoint", c.checkpoint}})
+    check_not_input(flag, out, a.input);
   const std::string grid = read_input(a.input);
   const magic::Puzzle puzzle = magic::parse_puzzle(std::string_view(grid));
   magic::check_puzzle(puzzle, *kind);

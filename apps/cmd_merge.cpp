@@ -40,6 +40,8 @@ void add_merge(CLI::App& app, Action& action) {
       "version, each shard given once. Exit 0 merged, 2 refused (one line says why).");
   sub->callback([a, &action] {
     action = [a]() -> int {
+      for (const auto& f : a->files) check_not_input("--json", a->json, f);
+      if (!a->json.empty() && a->json != "-") check_writable(a->json);
       std::vector<magic::ShardResult> shards;
       for (const auto& f : a->files) shards.push_back(magic::read_result(f));
       const nlohmann::json merged = magic::merge_results(shards, a->partial);

@@ -8,6 +8,9 @@ build=$1
 shift
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/magic-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# Others may pass through (not list it): a hardening test runs a command as
+# `nobody` in its scratch dir (Hardening.AFileTheUserCannotWriteIsNotReplaced).
+chmod 711 "$tmp"
 rc=0
 (cd "$build" && TMPDIR=$tmp TEST_TMPDIR=$tmp ctest --output-on-failure "$@") || rc=$?
 if [ -n "$(ls -A "$tmp")" ]; then

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -234,6 +235,75 @@ TEST_F(Hardening, MessagesNameWhatWasWritten) {
   EXPECT_NE(big.err.find("9223372036854775808 is far too large"), std::string::npos) << big.err;
   const CliRun help = run_cli("--help");
   EXPECT_NE(help.out.find("141"), std::string::npos) << "the exit codes in --help";
+}
+
+// Issue 42, row 5: an output that names an input (the same path, another
+// spelling of it, or a hard link) is refused, and the input kept.
+TEST_F(Hardening, AnOutputThatIsAnInputIsRefused) {
+  const std::string k0 = at("k0.json"), k1 = at("k1.json");
+  ASSERT_EQ(run_cli("square --order 3 -q --shard 0/2 --json " + k0).code, 0);
+  ASSERT_EQ(run_cli("square --order 3 -q --shard 1/2 --json " + k1).code, 0);
+  const std::string shard0 = slurp(k0);
+  for (const std::string& out : {k0, dir.str() + "/./k0.json"}) {
+    const CliRun r = run_cli("merge " + k0 + " " + k1 + " --json " + out);
+    EXPECT_CLEAN_ERROR(r);
+    EXPECT_NE(r.err.find("is the input"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(k0), shard0);
+  }
+  const std::string grid = at("g.json"), link = at("h.json");
+  const std::string givens = "[[2,7,6],[9,5,1],[4,3,0]]";
+  std::ofstream(grid) << givens;
+  ASSERT_EQ(::link(grid.c_str(), link.c_str()), 0);
+  for (const std::string& args : {"--json " + grid, "--solutions-file " + grid, "--svg " + grid, "--json " + link}) {
+    const CliRun r = run_cli("complete " + grid + " -q " + args);
+    EXPECT_CLEAN_ERROR(r);
+    EXPECT_EQ(slurp(grid), givens) << args;
+  }
+}
+
+// Issue 42, row 3: stdout under another name (/dev/stdout, /dev/fd/1, the
+// file it is redirected to) is stdout: two outputs there, or one beside the
+// summary, or the journal there, are refused.
+TEST_F(Hardening, StdoutUnderAnotherNameIsStdout) {
+  const std::string out = at("f.out"), err = at("err");
+  const auto status_of = [&](const std::string& args) {
+    const std::string cmd = std::string(MAGIC_BIN) + " " + args + " >" + out + " 2>" + err;
+    return WEXITSTATUS(std::system(cmd.c_str()));
+  };
+  for (const std::string& args : std::vector<std::string>{"circle --n 8 -t 1 -q --json - --solutions-file /dev/stdout",
+                                 "circle --n 8 -t 1 -q --json /dev/fd/1 --svg -",
+                                 "circle --n 8 -t 1 --json /dev/stdout",
+                                 "circle --n 8 -t 1 --checkpoint /dev/stdout",
+                                 "circle --n 8 -t 1 -q --json - --solutions-file " + out}) {
+    EXPECT_EQ(status_of(args), 2) << args;
+    const std::string e = slurp(err);
+    EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << args << ": " << e;
+  }
+  // Alone and quiet, /dev/stdout is a plain output.
+  EXPECT_EQ(status_of("circle --n 8 -t 1 -q --json /dev/stdout"), 0) << slurp(err);
+  EXPECT_EQ(nlohmann::json::parse(slurp(out)).at("counts").at("unique"), 6);
+}
+
+// Issue 42, row 9: a file the user could not write in place (read-only, or
+// another user's) is refused, not replaced.  Root writes anything, so as
+// root the command runs as `nobody` (runuser), or the test skips.
+TEST_F(Hardening, AFileTheUserCannotWriteIsNotReplaced) {
+  std::string as_user;
+  if (::geteuid() == 0) {
+    fs::permissions(dir.path(), fs::perms::all);  // nobody may create files here
+    const std::string reach = "runuser -u nobody -- test -w " + dir.str() + " >/dev/null 2>&1";
+    if (std::system(reach.c_str()) != 0) GTEST_SKIP() << "cannot run as nobody in " << dir.str();
+    as_user = "runuser -u nobody -- ";
+  }
+  const std::string ro = at("ro.json"), err = at("err");
+  std::ofstream(ro) << "keep";
+  fs::permissions(ro, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::string cmd =
+      as_user + std::string(MAGIC_BIN) + " circle --n 8 -t 1 -q --json " + ro + " >/dev/null 2>" + err;
+  EXPECT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 2) << slurp(err);
+  EXPECT_NE(slurp(err).find("read-only"), std::string::npos) << slurp(err);
+  EXPECT_EQ(slurp(ro), "keep");
+  fs::permissions(ro, fs::perms::owner_write, fs::perm_options::add);
 }
 
 TEST_F(Hardening, TrailingDataAfterAGridIsRefused) {

@@ -374,6 +374,39 @@ TEST_F(JournalTest, AJournalReplacedOrRemovedUnderTheRunStopsItAndItsRecordsAreR
   std::filesystem::remove(rescued);
 }
 
+// Issue 42, row 13: a journal cut short in place is noticed; the run stops
+// and appends nothing to what is left, and a journal whose start is gone
+// says so when resumed.
+TEST_F(JournalTest, AJournalCutShortUnderTheRunStopsIt) {
+  for (const std::size_t keep : {std::size_t{0}, std::size_t{40}}) {
+    SCOPED_TRACE(keep);
+    std::filesystem::remove(path);
+    three_tasks();
+    {
+      magic::Journal j(path, kHeader, 0);
+      j.record(1, record(5));
+      std::filesystem::resize_file(path, keep);
+      try {
+        j.record(2, record(6));
+        ADD_FAILURE() << "the record after the cut was taken";
+      } catch (const magic::CheckpointError& e) {
+        EXPECT_NE(std::string(e.what()).find("cut short"), std::string::npos) << e.what();
+      }
+      EXPECT_THROW(j.record(4, record(7)), magic::CheckpointError);
+    }
+    EXPECT_EQ(std::filesystem::file_size(path), keep);
+  }
+  // Records without their header: the message says what is missing.
+  const std::string text = three_tasks();
+  spit(path, text.substr(text.find('\n') + 1));
+  try {
+    magic::Journal j(path, kHeader, 0);
+    ADD_FAILURE() << "a journal without its header was resumed";
+  } catch (const magic::CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("no header"), std::string::npos) << e.what();
+  }
+}
+
 // The file the run rewrites itself (dropping records to be run again) is
 // followed, not mistaken for a replacement.
 TEST_F(JournalTest, ItsOwnRewriteIsNotAReplacement) {

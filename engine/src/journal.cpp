@@ -109,6 +109,8 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
     // not be appended to its line).
     if (!whole) break;
     if (line_no == 1) {
+      if (j.is_object() && j.contains("task") && j.contains("sum"))
+        throw corrupt("it has no header: line 1 is a task record (was the file cut short, or its start removed?)");
       if (expect && (!j.is_object() || j != *expect))
         throw CheckpointError("checkpoint " + path + " belongs to a different run (" + shorten(j.dump()) + ")");
       if (!j.is_object() || !j.contains("tasks") || !j.at("tasks").is_number_unsigned())
@@ -158,6 +160,7 @@ bool Journal::read_existing() {
   sources_ = std::move(c->sources);
   if (::ftruncate(fd_, static_cast<off_t>(c->good_end)) != 0)
     throw IoError("cannot cut the torn end of " + path_ + ": " + errno_text());
+  size_ = c->good_end;
   resumed_ = done_.size();
   saved_ = resumed_;
   return true;
@@ -244,10 +247,12 @@ void Journal::open_locked() {
   }
   dev_ = st.st_dev;
   ino_ = st.st_ino;
+  size_ = static_cast<std::uint64_t>(st.st_size);
 }
 
 void Journal::start_fresh() {
   if (::ftruncate(fd_, 0) != 0) throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
+  size_ = 0;
   pending_ = header_.dump() + "\n";
   flush();
 }
@@ -268,9 +273,24 @@ void Journal::check_in_place() {
   } catch (const Error& e) {
     rescued = std::string("; its records could not be copied out (") + e.what() + ")";
   }
+  give_up("checkpoint " + path_ + " " + what + " while this run was writing it; the run stops" + rescued);
+}
+
+// A journal cut short in place (`: > j.jsonl`) has lost records this run
+// does not keep: it stops, and appends nothing to what is left, so that
+// file is what the other program made it (an empty file resumes afresh).
+void Journal::check_whole() {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || static_cast<std::uint64_t>(st.st_size) >= size_) return;
+  give_up("checkpoint " + path_ + " was cut short while this run was writing it (" + std::to_string(st.st_size) +
+          " of the " + std::to_string(size_) + " bytes it wrote are left): its task records are lost and the run " +
+          "stops; restore the file from a copy to resume, or remove it to start again");
+}
+
+void Journal::give_up(const std::string& why) {
   ::close(fd_);
   fd_ = -1;
-  lost_ = "checkpoint " + path_ + " " + what + " while this run was writing it; the run stops" + rescued;
+  lost_ = why;
   throw CheckpointError(lost_);
 }
 
@@ -311,6 +331,7 @@ void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vecto
 void Journal::flush() {
   last_flush_ = std::chrono::steady_clock::now();
   if (fd_ < 0) return;
+  check_whole();
   if (!pending_.empty()) write_pending();
   check_in_place();
 }
@@ -326,6 +347,7 @@ void Journal::write_pending() {
     }
     p += n;
     left -= static_cast<std::size_t>(n);
+    size_ += static_cast<std::uint64_t>(n);
   }
   pending_.clear();
   if (::fsync(fd_) != 0) throw IoError("cannot sync checkpoint " + path_ + ": " + errno_text());

@@ -113,6 +113,8 @@ class Journal {
   void start_fresh();
   void write_pending();
   void check_in_place();
+  void check_whole();
+  [[noreturn]] void give_up(const std::string& why);
   std::string rescue() const;
 
   std::string path_;
@@ -120,6 +122,7 @@ class Journal {
   double interval_;
   int fd_ = -1;
   std::uint64_t dev_ = 0, ino_ = 0;  // the file fd_ holds, to notice it being replaced
+  std::uint64_t size_ = 0;           // the bytes it holds as this run wrote it, to notice it cut short
   std::string lost_;                 // why the journal was given up; records are refused after
   std::string pending_;
   std::chrono::steady_clock::time_point last_flush_;
