@@ -29,21 +29,40 @@ std::atomic<bool>& interrupt_flag() {
 }
 
 namespace {
-std::atomic<int> g_signal{0};  // the first stop signal received
+std::atomic<int> g_signal{0};         // the first stop signal received
+std::atomic<bool> g_holding{false};   // a result is being written (FinalWrite)
+std::atomic<int> g_held{0};           // a second signal that came meanwhile
 }
 
 // The first signal asks the run to stop cleanly (the runner polls the flag);
 // a second one means "now": exit at once.  The journal on disk stays valid
-// because a torn last line is ignored on resume.
+// because a torn last line is ignored on resume.  While the result is being
+// written, "now" waits for the write's end, so stdout never holds half a
+// document.  (A flag, not a signal mask: the handler may run on any thread.)
 extern "C" void magic_on_signal(int sig) {
   int none = 0;
-  if (!g_signal.compare_exchange_strong(none, sig)) ::_exit(128 + sig);
+  if (!g_signal.compare_exchange_strong(none, sig)) {
+    if (!g_holding.load()) ::_exit(128 + sig);
+    g_held.store(sig);
+    return;
+  }
   interrupt_flag().store(true);
+}
+
+FinalWrite::FinalWrite() { g_holding.store(true); }
+
+FinalWrite::~FinalWrite() {
+  g_holding.store(false);
+  if (const int sig = g_held.exchange(0)) {
+    std::fflush(nullptr);
+    ::_exit(128 + sig);
+  }
 }
 
 void install_signal_handlers() {
   struct sigaction sa {};
   sa.sa_handler = magic_on_signal;
+  sa.sa_flags = SA_RESTART;  // a slow write or read goes on after the flag is set
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
 }
@@ -141,13 +160,6 @@ struct Output {
   const std::string& path;
 };
 
-// Two spellings of one file (x, ./x, a/../x, a link to x) are the same target.
-std::filesystem::path identity(const std::string& path) {
-  std::error_code ec;
-  auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
-  return ec ? std::filesystem::absolute(path).lexically_normal() : p;
-}
-
 }  // namespace
 
 static bool stdout_open_for_writing() {
@@ -157,21 +169,20 @@ static bool stdout_open_for_writing() {
 
 void check_not_input(const char* flag, const std::string& output, const std::string& input) {
   if (output.empty() || output == "-" || input.empty() || input == "-") return;
-  struct stat a {}, b {};
-  const bool same_inode = ::stat(output.c_str(), &a) == 0 && ::stat(input.c_str(), &b) == 0 &&
-                          a.st_dev == b.st_dev && a.st_ino == b.st_ino;  // hard links too
-  if (same_inode || identity(output) == identity(input))
+  if (magic::same_file(output, input))
     throw UsageError(std::string(flag) + " " + output + " is the input " + input +
                      "; it would be replaced: write the result to another file");
 }
 
 // "-", or a path that is this process's stdout under another name
-// (/dev/stdout, /dev/fd/1, or the very file stdout was redirected to).
+// (/dev/stdout, /dev/fd/1, a link to either, or the very file or pipe
+// stdout was redirected to).
 static bool names_stdout(const std::string& path) {
   if (path == "-") return true;
   if (path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1") return true;
   struct stat out {}, st {};
-  return ::fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) && ::stat(path.c_str(), &st) == 0 &&
+  return ::fstat(STDOUT_FILENO, &out) == 0 && (S_ISREG(out.st_mode) || S_ISFIFO(out.st_mode)) &&
+         ::stat(path.c_str(), &st) == 0 &&
          st.st_dev == out.st_dev && st.st_ino == out.st_ino;
 }
 
@@ -204,7 +215,7 @@ void check_outputs(const Common& c) {
       throw UsageError(std::string(outs[a].flag) + " " + outs[a].path + " is a directory");
     check_writable(outs[a].path);
     for (std::size_t b = 0; b < a; ++b)
-      if (!outs[b].path.empty() && outs[b].path != "-" && identity(outs[a].path) == identity(outs[b].path))
+      if (!outs[b].path.empty() && outs[b].path != "-" && magic::same_file(outs[a].path, outs[b].path))
         throw UsageError(std::string(outs[b].flag) + " and " + outs[a].flag + " name the same file " + outs[a].path);
   }
   // Found before the search, not after hours of it.

@@ -60,6 +60,14 @@ std::atomic<bool>& interrupt_flag();
 // SIGINT, SIGTERM and SIGHUP set interrupt_flag(); a second one exits at once.
 void install_signal_handlers();
 int interrupt_exit_code();  // 128 + the signal that stopped the run
+// Held while the result is written: a second signal then exits when the
+// write is done (the whole document on stdout), not in the middle of it.
+struct FinalWrite {
+  FinalWrite();
+  ~FinalWrite();
+  FinalWrite(const FinalWrite&) = delete;
+  FinalWrite& operator=(const FinalWrite&) = delete;
+};
 
 // How many solutions the user asked for (0 = none).
 std::uint64_t solutions_wanted(const Common& c);

@@ -92,6 +92,7 @@ int execute_problem(const nlohmann::json& spec, const magic::SpecInfo& info, con
   const magic::RunResult r = cluster::run(spec, ro);
   if (ro.on_progress) end_progress();
   nlohmann::json fields = result_fields(info, r, pr);
+  const FinalWrite whole;
   if (r.interrupted) {
     fields["interrupted"] = true;
     out.finish(fields);

@@ -44,19 +44,20 @@ const std::string& scratch() {
 // has checksums; the same text otherwise.
 template <class J>
 std::string with_checksums(const std::string& text) {
-  if constexpr (requires(const nlohmann::json& j) { J::checksum(j); }) {
-    std::string out;
+  if constexpr (requires(const nlohmann::json& j) { J::checksum(std::string_view(), j); }) {
+    std::string out, header_line;
     std::size_t pos = 0, line_no = 0;
     while (pos < text.size()) {
       std::size_t end = text.find('\n', pos);
       const bool whole = end != std::string::npos;
       if (!whole) end = text.size();
       std::string line = text.substr(pos, end - pos);
-      if (++line_no > 1) {
+      if (++line_no == 1) header_line = line;  // every record's sum covers it
+      else {
         auto j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_object() && line.size() < 4096) {
           j.erase("sum");
-          j["sum"] = J::checksum(j);
+          j["sum"] = J::checksum(header_line, j);
           line = j.dump();
         }
       }

@@ -11,6 +11,8 @@ for a in "$@"; do
 done
 pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
       googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin libxml2-utils
+      # scripts/check-journal-shards.py, and the test that runs it
+      python3
       # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer
       # runtimes, and llvm-symbolizer for readable stack traces.
       clang libclang-rt-14-dev llvm)

@@ -13,11 +13,12 @@ struct CliRun {
   std::string err;  // stderr
 };
 
-inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "") {
+// Runs a shell command line (another program than magic-enum: a script).
+inline CliRun run_cli_raw(const std::string& command, const std::string& stdin_text = "") {
   // Output goes through files (not pipes) so neither stream can block the
   // other; they are removed on return.
   const ScratchPath out("cli_out"), err("cli_err"), in("cli_in");
-  std::string cmd = std::string(MAGIC_BIN) + " " + args + " >" + out.str() + " 2>" + err.str();
+  std::string cmd = command + " >" + out.str() + " 2>" + err.str();
   if (!stdin_text.empty()) {
     FILE* f = std::fopen(in.str().c_str(), "w");
     std::fputs(stdin_text.c_str(), f);
@@ -42,6 +43,10 @@ inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "
   r.out = slurp(out.str());
   r.err = slurp(err.str());
   return r;
+}
+
+inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "") {
+  return run_cli_raw(std::string(MAGIC_BIN) + " " + args, stdin_text);
 }
 
 // A usage error: exit 2, exactly one line on stderr, no crash text.

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <csignal>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,7 +115,7 @@ TEST_F(Hardening, ForgedCheckpointsAreRefused) {
     j[key] = v;
     if (fix_sum) {
       j.erase("sum");
-      j["sum"] = magic::Journal::checksum(j);
+      j["sum"] = magic::Journal::checksum(header, j);
     }
     std::ofstream(ck, std::ios::trunc) << header << "\n" << j.dump() << "\n";
     return run_cli("circle --n 10 -q --checkpoint " + ck);
@@ -125,6 +127,68 @@ TEST_F(Hardening, ForgedCheckpointsAreRefused) {
   EXPECT_CLEAN_ERROR(forged("digest", "00", true));
   std::ofstream(ck, std::ios::trunc) << std::string(100000, '[') << std::string(100000, ']') << "\n";
   EXPECT_CLEAN_ERROR(run_cli("circle --n 10 -q --checkpoint " + ck));
+}
+
+// Issue 42, row 2: another run's records under this run's header (the
+// numbers 2..17, whose sums differ) are refused, not summed into a count.
+TEST_F(Hardening, RecordsOfAnotherRunUnderThisHeaderAreRefused) {
+  const std::string a = at("a.jsonl"), b = at("b.jsonl"), j = at("j.jsonl");
+  ASSERT_EQ(run_cli("star --n 8 -t 1 -q --split-depth 2 --checkpoint " + a).code, 0);
+  ASSERT_EQ(run_cli("star --n 8 --numbers 2..17 -t 1 -q --split-depth 2 --checkpoint " + b).code, 0);
+  const std::string ours = slurp(a), theirs = slurp(b);
+  const std::string spliced = ours.substr(0, ours.find('\n') + 1) + theirs.substr(theirs.find('\n') + 1);
+  std::ofstream(j, std::ios::binary) << spliced;
+  const CliRun r = run_cli("star --n 8 -t 1 --split-depth 2 --checkpoint " + j);
+  EXPECT_CLEAN_ERROR(r);
+  EXPECT_NE(r.err.find("checksum mismatch"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(slurp(j), spliced);
+}
+
+// Issue 42, row 8: two signals while the result is being written to a
+// slow stdout (a pipe nobody reads yet) end the run after the document, not
+// in the middle of it: stdout holds all of it.
+TEST_F(Hardening, ASecondSignalDuringTheFinalWriteLeavesAWholeDocument) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string err = at("err");
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    if (std::freopen(err.c_str(), "w", stderr) == nullptr) ::_exit(99);
+    // Some 600 KB of JSON: far more than a pipe holds.
+    ::execl(MAGIC_BIN, MAGIC_BIN, "star", "--n", "10", "-t", "1", "-q", "--json", "-", "--solutions", "all",
+            static_cast<char*>(nullptr));
+    ::_exit(98);
+  }
+  ::close(fds[1]);
+  // The first bytes mean the search is over and the write has begun; the
+  // pipe then fills, and the write waits for a reader.
+  pollfd wait_for{fds[0], POLLIN, 0};
+  ASSERT_EQ(::poll(&wait_for, 1, 120000), 1) << "no output in 2 minutes";
+  ::usleep(200000);
+  ::kill(pid, SIGINT);
+  ::usleep(200000);
+  ::kill(pid, SIGINT);
+  ::usleep(200000);
+  std::string out;
+  char buf[1 << 16];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    ASSERT_GT(n, 0);
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT) << status << ": " << slurp(err);
+  ASSERT_GT(out.size(), std::size_t{1} << 17) << "the document should not fit in a pipe";
+  const auto doc = nlohmann::json::parse(out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << out.size() << " bytes that are not one JSON document; stderr: " << slurp(err);
+  EXPECT_EQ(doc.at("solutions").size(), doc.at("counts").at("unique").get<std::size_t>());
 }
 
 TEST_F(Hardening, StaleTempFilesOfDeadRunsAreRemoved) {
@@ -259,6 +323,25 @@ TEST_F(Hardening, AnOutputThatIsAnInputIsRefused) {
     EXPECT_CLEAN_ERROR(r);
     EXPECT_EQ(slurp(grid), givens) << args;
   }
+}
+
+// Issue 42, row 1: a link is followed to the file it names even when that
+// file does not exist yet, so a dangling link to the journal or to another
+// output is the same file, refused before any work.
+TEST_F(Hardening, ALinkToAFileNotYetWrittenIsThatFile) {
+  fs::create_directories(at("sub"));
+  fs::create_symlink("../j.jsonl", at("sub/res.json"));
+  fs::create_symlink("../r.json", at("sub/l"));
+  for (const std::string& args : {"--checkpoint " + at("j.jsonl") + " --json " + at("sub/res.json"),
+                                  "--json " + at("r.json") + " --solutions-file " + at("sub/l")}) {
+    const CliRun r = run_cli("circle --n 8 -t 1 -q " + args);
+    EXPECT_CLEAN_ERROR(r);
+    EXPECT_NE(r.err.find("name the same file"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(at("j.jsonl")));
+  EXPECT_FALSE(fs::exists(at("r.json")));
+  EXPECT_TRUE(fs::is_symlink(at("sub/res.json")));  // the links are left as they were
+  EXPECT_TRUE(fs::is_symlink(at("sub/l")));
 }
 
 // Issue 42, row 3: stdout under another name (/dev/stdout, /dev/fd/1, the

@@ -109,7 +109,7 @@ TEST_F(JournalTest, AWholeRecordWithoutItsNewlineIsNotTrusted) {
 TEST_F(JournalTest, AnEmptyFileOrATornHeaderStartsAfresh) {
   spit(path, "");
   EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);
-  spit(path, "{\"journal\":1,\"prob");
+  spit(path, "{\"journal\":2,\"prob");
   EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);
   EXPECT_EQ(magic::Journal(path, kHeader, 0).resumed(), 0u);  // and the header is whole now
 }
@@ -149,14 +149,94 @@ TEST_F(JournalTest, AnotherRunsHeaderIsRefused) {
   EXPECT_THROW(magic::Journal(path, other, 0), magic::CheckpointError);
 }
 
+// Issue 42, row 2: a record's checksum covers its header line, so records
+// of another run put under this run's header are refused, not summed.
+TEST_F(JournalTest, RecordsSplicedUnderAnotherHeaderAreRefused) {
+  const std::string ours = three_tasks();
+  nlohmann::json other = kHeader;
+  other["problem"]["numbers"] = "2..23";
+  const std::string theirs_path = path + ".theirs";
+  {
+    magic::Journal j(theirs_path, other, 0);
+    j.record(1, record(5));
+  }
+  const std::string theirs = slurp(theirs_path);
+  std::filesystem::remove(theirs_path);
+  spit(path, ours.substr(0, ours.find('\n') + 1) + theirs.substr(theirs.find('\n') + 1));
+  try {
+    magic::Journal j(path, kHeader, 0);
+    ADD_FAILURE() << "a spliced journal was resumed";
+  } catch (const magic::CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("checksum mismatch"), std::string::npos) << e.what();
+  }
+}
+
+// Journals of format 1 (records not bound to their header) are still read,
+// so old records can be checked, but not resumed: the message names the
+// format and the build that wrote them, the one to resume them with.
+TEST_F(JournalTest, AFormatOneJournalIsReadButNotResumed) {
+  nlohmann::json head = kHeader;
+  head["journal"] = 1;
+  head["version"] = "0.1.0";
+  nlohmann::json rec = magic::to_json(record(2));
+  rec["task"] = 4;
+  rec["source"] = "abc123def456";
+  rec["sum"] = magic::Journal::checksum("", rec);
+  spit(path, head.dump() + "\n" + rec.dump() + "\n");
+  const auto c = magic::read_journal(path);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->done.size(), 1u);
+  EXPECT_EQ(c->done.at(4).unique, 2u);
+  try {
+    magic::Journal j(path, kHeader, 0);
+    ADD_FAILURE() << "a format 1 journal was resumed";
+  } catch (const magic::CheckpointError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("journal format 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("commit abc123def456"), std::string::npos) << what;
+  }
+  EXPECT_EQ(magic::read_journal(path)->done.size(), 1u);  // left as it was
+}
+
+// A journal of another revision of the search (another task tree) is
+// refused by name, with the build that wrote it.
+TEST_F(JournalTest, AnotherSearchIsRefusedByName) {
+  nlohmann::json old = kHeader, now = kHeader;
+  old["search"] = "toy/1";
+  now["search"] = "toy/2";
+  {
+    magic::Journal j(path, old, 0);
+    j.record(1, record(1));
+  }
+  try {
+    magic::Journal j(path, now, 0);
+    ADD_FAILURE() << "a journal of another search was resumed";
+  } catch (const magic::CheckpointError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("search toy/1"), std::string::npos) << what;
+    EXPECT_NE(what.find("search toy/2"), std::string::npos) << what;
+    EXPECT_NE(what.find("commit " + std::string(magic::BuildInfo::source())), std::string::npos) << what;
+  }
+  // Another run of the same search names the fields that differ.
+  nlohmann::json deeper = old;
+  deeper["split_depth"] = 3;
+  try {
+    magic::Journal j(path, deeper, 0);
+    ADD_FAILURE() << "a journal of another split depth was resumed";
+  } catch (const magic::CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("split_depth 2 here, 3 now"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(JournalTest, BadLinesAreRefused) {
   const std::string text = three_tasks();
   const auto head = text.substr(0, text.find('\n') + 1);
   // Lines carry a correct checksum unless a case says otherwise, so each
   // case tests its own check.
-  auto line = [](nlohmann::json j) {
+  const std::string header_line = head.substr(0, head.size() - 1);
+  auto line = [&](nlohmann::json j) {
     j.erase("sum");
-    j["sum"] = magic::Journal::checksum(j);
+    j["sum"] = magic::Journal::checksum(header_line, j);
     return j.dump() + "\n";
   };
   nlohmann::json good = magic::to_json(record(1));
@@ -181,7 +261,7 @@ TEST_F(JournalTest, BadLinesAreRefused) {
       {"by_key not pairs", head + with("by_key", nlohmann::json::array({1, 2}))},
       {"forged count, old checksum", head + [&] {
          nlohmann::json j = good;
-         j["sum"] = magic::Journal::checksum(good);
+         j["sum"] = magic::Journal::checksum(header_line, good);
          j["unique"] = 5;
          return j.dump() + "\n";
        }()},
@@ -270,11 +350,12 @@ TEST_F(JournalTest, EachRecordNamesTheBuildThatRanIt) {
   const std::string own = magic::BuildInfo::source();
   const std::string text = three_tasks();
   const std::string head = text.substr(0, text.find('\n') + 1);
-  auto line = [](std::uint64_t task, std::uint64_t unique, const char* source) {
+  const std::string header_line = head.substr(0, head.size() - 1);
+  auto line = [&](std::uint64_t task, std::uint64_t unique, const char* source) {
     nlohmann::json j = magic::to_json(record(unique));
     j["task"] = task;
     if (source) j["source"] = source;
-    j["sum"] = magic::Journal::checksum(j);
+    j["sum"] = magic::Journal::checksum(header_line, j);
     return j.dump() + "\n";
   };
   // Task 1 from an older build, task 2 from before sources were written,
@@ -283,7 +364,7 @@ TEST_F(JournalTest, EachRecordNamesTheBuildThatRanIt) {
   five["task"] = 5;
   five["solutions"] = nlohmann::json::array({nlohmann::json::array({4})});
   five["source"] = "0123456789ab";
-  five["sum"] = magic::Journal::checksum(five);
+  five["sum"] = magic::Journal::checksum(header_line, five);
   spit(path, head + line(1, 0, "fedcba987654") + line(2, 1, nullptr) + five.dump() + "\n");
   {
     magic::Journal j(path, kHeader, 0);

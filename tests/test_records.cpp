@@ -224,6 +224,73 @@ TEST(Records, CommandFilesAreReadAsTheShellWould) {
   EXPECT_CLEAN_ERROR(r);
 }
 
+// Issue 42, row 17: scripts/check-journal-shards.py compares shards with a
+// journal of the same search only; a result of another search (another
+// task tree) is refused with exit 2, not reported as DIFFER.
+TEST(Records, ShardsOfAnotherSearchAreNotCompared) {
+  const ScratchPath dir("records_shards");
+  fs::create_directories(dir.path());
+  const std::string journal = (dir / "j.jsonl").string(), shard = (dir / "s0.json").string();
+  ASSERT_EQ(run_cli("star --n 8 -t 1 -q --split-depth 2 --checkpoint " + journal).code, 0);
+  ASSERT_EQ(run_cli("star --n 8 -t 1 -q --split-depth 2 --shard 0/3 --json " + shard).code, 0);
+  const std::string script = "python3 " + std::string(MAGIC_SOURCE_DIR) + "/scripts/check-journal-shards.py ";
+  const auto compare = [&](const std::string& journal_path) {
+    return run_cli_raw(script + journal_path + " " + shard);
+  };
+  CliRun r = compare(journal);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("agree: shard 0/3"), std::string::npos) << r.out;
+
+  auto doc = nlohmann::json::parse(slurp(shard));
+  doc["run"]["search"] = "star/1";
+  write(shard, doc.dump());
+  r = compare(journal);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("search star/2, the result by search star/1"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("DIFFER"), std::string::npos) << r.out;
+
+  // A journal and a result from before search revisions, of two trees.
+  doc["run"].erase("search");
+  doc["run"]["tasks"] = doc["run"]["tasks"].get<std::uint64_t>() + 1;
+  write(shard, doc.dump());
+  std::ifstream in(journal);
+  std::string header, rest;
+  std::getline(in, header);
+  rest.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  in.close();
+  auto h = nlohmann::json::parse(header);
+  h.erase("search");
+  write(journal, h.dump() + "\n" + rest);
+  r = compare(journal);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("other task trees"), std::string::npos) << r.err;
+}
+
+// Issue 42, row 17: every record folder names the commit to build to resume
+// its journal or rerun its command with the search that wrote it.
+TEST(Records, EachFolderNamesTheCommitToBuild) {
+  const fs::path records = fs::path(MAGIC_SOURCE_DIR) / "data" / "records";
+  int folders = 0;
+  for (const auto& e : fs::directory_iterator(records)) {
+    if (!e.is_directory()) continue;
+    ++folders;
+    const std::string command = slurp(e.path() / "COMMAND");
+    const auto at = command.find("# build commit ");
+    ASSERT_NE(at, std::string::npos) << e.path() << ": COMMAND names no commit\n" << command;
+    const std::string sha = command.substr(at + 15, command.find_first_not_of("0123456789abcdef", at + 15) - at - 15);
+    EXPECT_GE(sha.size(), 7u) << e.path();
+    // In a clone with its history, the commit is there to check out.
+    if (fs::exists(fs::path(MAGIC_SOURCE_DIR) / ".git") && std::system("git --version >/dev/null 2>&1") == 0) {
+      const std::string probe = "git -C " + std::string(MAGIC_SOURCE_DIR) + " cat-file -e " + sha +
+                                "^{commit} 2>/dev/null";
+      const int code = std::system(probe.c_str());
+      if (code != 0 && std::system(("git -C " + std::string(MAGIC_SOURCE_DIR) + " rev-parse --is-shallow-repository 2>/dev/null | grep -q true").c_str()) != 0)
+        ADD_FAILURE() << e.path() << ": commit " << sha << " is not in this repository";
+    }
+  }
+  EXPECT_GE(folders, 7);
+}
+
 // The committed records: each finished one adds up to its journal, (for
 // circles) verifies, and agrees with its cross-check (the circles' multiplier
 // method takes 0.1 s); none is rerun here (--records runs them in minutes).

@@ -14,6 +14,7 @@ struct SubsetSum {
   using Solution = std::uint32_t;  // bit v: v is in the set
 
   nlohmann::json describe() const { return {{"name", "subset-sum"}, {"n", n}, {"k", k}, {"s", s}}; }
+  static constexpr const char* kSearch = "subset-sum/1";
   const char* describe_levels() const { return "a level is one chosen number"; }
   magic::Emits emits() const { return magic::Emits::OnePerOrbit; }
   bool has_group() const { return false; }

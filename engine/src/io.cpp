@@ -49,17 +49,18 @@ void remove_stale_temps(const std::filesystem::path& target) {
   }
 }
 
-// A symlink's target is replaced, never the link (followed even when the
-// target does not exist yet).
-std::string resolve_links(const std::string& path) {
-  std::filesystem::path p = path;
-  std::error_code ec;
-  for (int hops = 0; hops < 40 && std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)); ++hops) {
-    const auto to = std::filesystem::read_symlink(p, ec);
-    if (ec) break;
-    p = to.is_absolute() ? to : p.parent_path() / to;
+// write(2) until all is written; false on an error other than EINTR.
+bool write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    left -= static_cast<std::size_t>(n);
   }
-  return p.string();
+  return true;
 }
 
 // The mode of the file being replaced, or the default of a new file.
@@ -72,6 +73,34 @@ mode_t new_file_mode(const std::string& target) {
 }
 
 }  // namespace
+
+// A symlink's target is replaced, never the link, so links are followed
+// even when the target does not exist yet.
+std::string resolve_links(const std::string& path) {
+  std::filesystem::path p = path;
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)); ++hops) {
+    const auto to = std::filesystem::read_symlink(p, ec);
+    if (ec) break;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return p.string();
+}
+
+std::string real_path(const std::string& path) {
+  std::error_code ec;
+  const auto abs = std::filesystem::absolute(resolve_links(path), ec);
+  if (ec) return path;
+  const auto p = std::filesystem::weakly_canonical(abs, ec);
+  return ec ? abs.lexically_normal().string() : p.string();
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat x {}, y {};
+  if (::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0)
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino;  // hard links too
+  return real_path(a) == real_path(b);
+}
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (path_.empty()) throw IoError("empty output path");
@@ -123,7 +152,9 @@ void AtomicFile::write(const std::string& s) {
 
 void AtomicFile::commit() {
   if (stdout_) {
-    if (std::fwrite(held_.data(), 1, held_.size(), f_) != held_.size() || std::fflush(f_) != 0)
+    // Straight to the descriptor, resumed after a signal: stdio gives up on
+    // EINTR, which would leave half a document on a slow pipe.
+    if (std::fflush(f_) != 0 || !write_all(::fileno(f_), held_))
       throw IoError("write to standard output failed: " + std::string(std::strerror(errno)));
     held_.clear();
     committed_ = true;

@@ -31,13 +31,18 @@ std::string shorten(std::string s) {
   return s;
 }
 
-// XXH3 of the record's text without "sum".  A record cannot be checked
-// against the search without rerunning it, so this catches a hand edit or a
-// forged count, not a deliberate forger who recomputes it.
+// XXH3 of the header line and the record's text without "sum", so a record
+// holds only under the header it was written with: records spliced under
+// another run's header are refused.  (Format 1 journals, written before
+// this, hashed the record alone.)  A record cannot be checked against the
+// search without rerunning it, so this catches a hand edit, a forged count
+// or a splice, not a deliberate forger who recomputes it.
 }  // namespace
 
-std::string Journal::checksum(const nlohmann::json& record_without_sum) {
-  const std::string text = record_without_sum.dump();
+std::string Journal::checksum(std::string_view header_line, const nlohmann::json& record_without_sum) {
+  std::string text(header_line);
+  if (!text.empty()) text += '\n';
+  text += record_without_sum.dump();
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash64(text.data(), text.size())));
   return hex;
@@ -45,11 +50,56 @@ std::string Journal::checksum(const nlohmann::json& record_without_sum) {
 
 namespace {
 
-bool checksum_holds(nlohmann::json j) {
+bool checksum_holds(std::string_view header_line, nlohmann::json j) {
   if (!j.is_object() || !j.contains("sum") || !j.at("sum").is_string()) return false;
   const std::string sum = j.at("sum").get<std::string>();
   j.erase("sum");
-  return sum == Journal::checksum(j);
+  return sum == Journal::checksum(header_line, j);
+}
+
+// The build a journal's records name, for a message: the first "source"
+// among the next few lines, or "".
+std::string first_source(std::istream& in) {
+  std::string line;
+  for (int i = 0; i < 8 && std::getline(in, line); ++i) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object() && j.contains("source") && j.at("source").is_string()) return j.at("source").get<std::string>();
+  }
+  return "";
+}
+
+std::string field(const nlohmann::json& header, const char* key) {
+  if (!header.is_object() || !header.contains(key)) return "none";
+  const nlohmann::json& v = header.at(key);
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// Why a journal's header is not this run's, in words a user can act on:
+// another journal format or another search (the task tree changed, so the
+// records mean other tasks) names the build to resume it with; otherwise
+// the fields that differ.
+CheckpointError another_run(const std::string& path, const nlohmann::json& found, const nlohmann::json& expect,
+                            std::istream& rest) {
+  const std::string source = first_source(rest);
+  const std::string by = " by magic-enum " + field(found, "version") +
+                         (source.empty() ? std::string() : " (commit " + source + ")");
+  const std::string resume = source.empty() ? "the build that wrote it" : "commit " + source;
+  const std::string either = ": build " + resume + " to resume it, or give a new --checkpoint file";
+  if (field(found, "journal") != field(expect, "journal"))
+    return CheckpointError("checkpoint " + path + " was written in journal format " + field(found, "journal") + by +
+                           "; this build reads format " + field(expect, "journal") + either);
+  if (field(found, "search") != field(expect, "search"))
+    return CheckpointError("checkpoint " + path + " was written by search " + field(found, "search") + by +
+                           ", and this build runs search " + field(expect, "search") +
+                           ", whose tasks differ" + either);
+  std::string differ;
+  if (found.is_object())
+    for (const auto& [key, value] : expect.items())
+      if (!found.contains(key) || found.at(key) != value)
+        differ += (differ.empty() ? "" : ", ") + key + " " + shorten(field(found, key.c_str())) + " here, " +
+                  shorten(value.is_string() ? value.get<std::string>() : value.dump()) + " now";
+  return CheckpointError("checkpoint " + path + " belongs to a different run (" +
+                         (differ.empty() ? shorten(found.dump()) : differ) + ")");
 }
 
 }  // namespace
@@ -59,8 +109,9 @@ Journal::Journal(std::string path, nlohmann::json header, double flush_interval_
       header_(std::move(header)),
       interval_(flush_interval_seconds),
       last_flush_(std::chrono::steady_clock::now()) {
-  header_["journal"] = 1;
+  header_["journal"] = Journal::kFormat;
   header_["version"] = MAGIC_VERSION;
+  header_text_ = header_.dump();
   open_locked();
   try {
     if (!read_existing()) start_fresh();
@@ -86,6 +137,7 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
   };
   JournalContents c;
   std::uint64_t tasks = 0;
+  std::string bound_to;  // the header line records are checked under (format 1: none)
   std::string line;
   std::uint64_t line_no = 0;
   while (std::getline(in, line)) {
@@ -111,17 +163,21 @@ std::optional<JournalContents> read_journal(const std::string& path, const nlohm
     if (line_no == 1) {
       if (j.is_object() && j.contains("task") && j.contains("sum"))
         throw corrupt("it has no header: line 1 is a task record (was the file cut short, or its start removed?)");
-      if (expect && (!j.is_object() || j != *expect))
-        throw CheckpointError("checkpoint " + path + " belongs to a different run (" + shorten(j.dump()) + ")");
+      if (expect && (!j.is_object() || j != *expect)) throw another_run(path, j, *expect, in);
       if (!j.is_object() || !j.contains("tasks") || !j.at("tasks").is_number_unsigned())
         throw corrupt("line 1 is not a journal header");
+      const std::string format = field(j, "journal");
+      if (format != "1" && format != std::to_string(Journal::kFormat))
+        throw corrupt("journal format " + format + " is not one this build reads (1 to " +
+                      std::to_string(Journal::kFormat) + "): was it written by a newer build?");
       c.header = j;
       tasks = j.at("tasks").get<std::uint64_t>();
+      if (format != "1") bound_to = line;
     } else {
       std::optional<TaskRecord> rec;
       std::uint64_t task = 0;
       try {
-        if (!checksum_holds(j)) throw corrupt("line " + std::to_string(line_no) + ": checksum mismatch (edited by hand?)");
+        if (!checksum_holds(bound_to, j)) throw corrupt("line " + std::to_string(line_no) + ": checksum mismatch (edited by hand?)");
         if (!j.at("task").is_number_unsigned()) throw corrupt("line " + std::to_string(line_no) + ": bad task index");
         task = j.at("task").get<std::uint64_t>();
         rec = task_record_from_json(j);
@@ -205,7 +261,7 @@ void Journal::drop_unlisted(std::uint64_t listing) {
   }
   if (dropped_.empty()) return;
   AtomicFile out(path_);
-  out.write(header_.dump() + "\n");
+  out.write(header_text_ + "\n");
   for (const auto& [task, rec] : done_)
     out.write(line(task, rec, solutions_.count(task) ? &solutions_.at(task) : nullptr,
                    sources_.count(task) ? &sources_.at(task) : nullptr));
@@ -217,12 +273,12 @@ void Journal::drop_unlisted(std::uint64_t listing) {
 }
 
 std::string Journal::line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
-                          const std::string* source) {
+                          const std::string* source) const {
   nlohmann::json j = to_json(rec);
   j["task"] = task;
   if (solutions) j["solutions"] = *solutions;
   if (source) j["source"] = *source;
-  j["sum"] = checksum(j);
+  j["sum"] = checksum(header_text_, j);
   return j.dump() + "\n";
 }
 
@@ -253,7 +309,7 @@ void Journal::open_locked() {
 void Journal::start_fresh() {
   if (::ftruncate(fd_, 0) != 0) throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
   size_ = 0;
-  pending_ = header_.dump() + "\n";
+  pending_ = header_text_ + "\n";
   flush();
 }
 

@@ -49,6 +49,7 @@ RunResult start_result(const AnyProblem& p, const RunOptions& opt) {
   r.has_total = p.has_group();
   r.dedup = hash_set ? "hash-set" : p.emits() == Emits::AllImages ? "canonical-filter" : "generator";
   r.kernel = p.kernel();
+  r.search = p.search();
   r.adaptive = splits_adaptively(opt, r.threads);
   return r;
 }
@@ -57,6 +58,7 @@ std::unique_ptr<Journal> open_journal(const AnyProblem& p, const RunOptions& opt
   if (opt.checkpoint.empty()) return nullptr;
   const nlohmann::json header{
       {"problem", p.describe()},
+      {"search", r.search},
       {"split_depth", r.split_depth},
       {"shard", to_string(Shard{r.shard_index, r.shard_count})},
       {"tasks", r.tasks}};

@@ -804,6 +804,7 @@ class CircleProblem {
   explicit CircleProblem(int n) : n_(n) { validate_circle({n, CircleMethod::Exhaustive}); }
 
   nlohmann::json describe() const { return {{"name", "circle"}, {"n", n_}, {"method", "exhaustive"}}; }
+  static constexpr const char* kSearch = "circle/1";  // core/problem.hpp: bump on a new task tree
   static const char* describe_levels() { return kCircleLevels; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return true; }
@@ -881,6 +882,7 @@ class CircleMultiplierProblem {
     return {{"name", "circle"}, {"n", n_}, {"method", "multiplier"}, {"multipliers", orb_.multipliers},
             {"orbits", orb_.orbits.size()}};
   }
+  static constexpr const char* kSearch = "circle-multiplier/1";  // core/problem.hpp: bump on a new task tree
   static const char* describe_levels() { return kCircleMultiplierLevels; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return true; }

@@ -178,6 +178,7 @@ class CompleteProblem {
   }
 
   // Restarts are one task: a first solution would wait for every task before it.
+  static constexpr const char* kSearch = "complete/1";  // core/problem.hpp: bump on a new task tree
   static const char* describe_levels() { return kCompleteLevels; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return false; }

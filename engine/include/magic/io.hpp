@@ -16,6 +16,14 @@
 
 namespace magic {
 
+// The file a write to `path` lands on: symlinks followed (even when the
+// target does not exist yet), then made absolute and canonical.
+std::string resolve_links(const std::string& path);  // the links alone
+std::string real_path(const std::string& path);
+// Whether two paths name one file: the same device and inode when both
+// exist (hard links too), else the same real_path.
+bool same_file(const std::string& a, const std::string& b);
+
 class AtomicFile {
  public:
   explicit AtomicFile(std::string path);

@@ -3,7 +3,7 @@
 // so saving costs O(1) per task however many are done, and a run killed at
 // any moment (SIGKILL, out of memory, power) resumes from what reached disk.
 //
-//   {"journal":1,"problem":{...},"split_depth":5,"shard":"0/1","version":"...","tasks":1010}
+//   {"journal":2,"problem":{...},"search":"star/2","shard":"0/1","split_depth":5,"tasks":1010,"version":"..."}
 //   {"by_key":[],"cpu":0.01,"digest":"...","nodes":1234,"sum":"<xxh3>","task":0,"total":0,"unique":0}
 //   {"task":1,...}
 //   {"task":2,"uni                                   <- torn by a kill: ignored, cut off
@@ -33,12 +33,16 @@
 // "<path>.rescued-<pid>".  A header that does not match the run, a line
 // that cannot be read before the last one, or a duplicate or out-of-range
 // task, or a record whose checksum does not match (a hand edit), is refused
-// with CheckpointError.
+// with CheckpointError.  A record's checksum covers the header line too, so
+// records spliced under another run's header fail it.  A header of another
+// journal format or another search (core/problem.hpp's kSearch) is refused
+// with the build that wrote it, which is the one to resume it with.
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -102,12 +106,15 @@ class Journal {
               const std::string* source = nullptr);
   // Writes and syncs everything recorded so far.
   void flush();
-  // The "sum" of a record line: XXH3 of the line's JSON without "sum".
-  static std::string checksum(const nlohmann::json& record_without_sum);
+  // The journal format this build writes: 2 binds each record to its header.
+  static constexpr int kFormat = 2;
+  // The "sum" of a record line: XXH3 of the header line (as written, no
+  // newline) and the record's JSON without "sum".  Format 1 had no header.
+  static std::string checksum(std::string_view header_line, const nlohmann::json& record_without_sum);
 
  private:
-  static std::string line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
-                          const std::string* source);
+  std::string line(std::uint64_t task, const TaskRecord& rec, const std::vector<nlohmann::json>* solutions,
+                   const std::string* source) const;
   bool read_existing();
   void open_locked();
   void start_fresh();
@@ -119,6 +126,7 @@ class Journal {
 
   std::string path_;
   nlohmann::json header_;
+  std::string header_text_;  // header_ as its line says it; every record's checksum covers it
   double interval_;
   int fd_ = -1;
   std::uint64_t dev_ = 0, ino_ = 0;  // the file fd_ holds, to notice it being replaced

@@ -83,6 +83,7 @@ struct RunResult {
   // Which copy of the search code ran, for a problem that has more than one
   // (the star chain: "bmi2" or "portable"); empty otherwise.
   std::string kernel;
+  std::string search;  // the search and its revision (P::kSearch, core/problem.hpp)
   unsigned threads = 0;
   int split_depth = 0;
   std::string split_level;          // what one level of split_depth is, for this problem

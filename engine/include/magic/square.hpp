@@ -81,6 +81,7 @@ class SquareProblem {
     return {{"name", "square"}, {"order", N}, {"kind", to_string(spec_.kind)},
             {"symmetry_breaking", spec_.symmetry_breaking}};
   }
+  static constexpr const char* kSearch = "square/1";  // core/problem.hpp: bump on a new task tree
   static const char* describe_levels() { return kSquareLevels; }
   Emits emits() const { return spec_.symmetry_breaking ? Emits::OnePerOrbit : Emits::AllImages; }
   bool has_group() const { return true; }

@@ -64,6 +64,7 @@ class Square5Problem {
   explicit Square5Problem(const SquareSpec& spec);
 
   nlohmann::json describe() const { return describe_; }
+  static constexpr const char* kSearch = "square5/1";  // core/problem.hpp: bump on a new task tree
   static const char* describe_levels() {
     return "order 5: 1 centre, 2 top-left corner, 3 main diagonal, 4 anti-diagonal corners, 5 whole diagonals";
   }

@@ -66,6 +66,7 @@ class SmallSquareProblem {
   nlohmann::json describe() const {
     return {{"name", "square"}, {"order", N}, {"kind", to_string(kind_)}, {"symmetry_breaking", true}};
   }
+  static constexpr const char* kSearch = "square-small/1";  // core/problem.hpp: bump on a new task tree
   static const char* describe_levels() { return "orders 3 and 4: 1 the top-left corner, searched in one piece"; }
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return true; }

@@ -191,6 +191,9 @@ class StarProblem {
     if (spec_.solver != StarSolver::Auto) j["solver"] = to_string(spec_.solver);
     return j;
   }
+  // 2: the complement's symmetry became part of the task tree (7,905 tasks
+  // at n = 16, depth 4, became 4,185), after the {16/2} record was journalled.
+  static constexpr const char* kSearch = "star/2";  // core/problem.hpp: bump on a new task tree
   const char* describe_levels() const {
     return magic_ ? kStarChainLevels : solver_ == StarSolver::KeptLines ? kStarKeptLevels : kStarPointLevels;
   }

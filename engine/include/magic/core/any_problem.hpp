@@ -28,6 +28,7 @@ class AnyProblem {
   virtual ~AnyProblem() = default;
   virtual nlohmann::json describe() const = 0;
   virtual const char* describe_levels() const = 0;
+  virtual const char* search() const = 0;  // P::kSearch
   virtual Emits emits() const = 0;
   virtual bool has_group() const = 0;
   virtual std::string kernel() const = 0;  // "" unless the problem names its kernel
@@ -59,6 +60,7 @@ class Erased final : public AnyProblem {
 
   nlohmann::json describe() const override { return p_.describe(); }
   const char* describe_levels() const override { return p_.describe_levels(); }
+  const char* search() const override { return P::kSearch; }
   Emits emits() const override { return p_.emits(); }
   bool has_group() const override { return p_.has_group(); }
   std::string kernel() const override {

@@ -163,6 +163,11 @@ concept Problem = requires(const P& p, const typename P::State& state, const typ
   requires std::equality_comparable<typename P::Solution>;
   { p.describe() } -> std::convertible_to<nlohmann::json>;
   { p.describe_levels() } -> std::convertible_to<const char*>;
+  // The search's name and revision ("star/2"), kept in journals and
+  // results: bump it whenever the task tree (what --split-depth cuts) or
+  // the emitted stream changes, so a journal of the old tree is refused by
+  // name rather than resumed into other tasks.
+  { P::kSearch } -> std::convertible_to<const char*>;
   { p.emits() } -> std::same_as<Emits>;
   { p.has_group() } -> std::convertible_to<bool>;  // false: no counts.total
   { p.canonical(sol) } -> std::same_as<typename P::Solution>;
