@@ -126,6 +126,17 @@ TEST(MergeInputs, MixedProblemsVersionsAndBadFilesAreRefused) {
     j["run"]["shard"] = "1/2";
   });
   EXPECT_CLEAN_ERROR(run_cli("merge " + sq + " " + other_version));
+  // Another revision of the search cuts other tasks (issue 42, row 17).
+  for (const bool drop : {false, true}) {
+    const auto other_search = edited("search.json", [drop](auto& j) {
+      if (drop) j["run"].erase("search");
+      else j["run"]["search"] = "square/0";
+      j["run"]["shard"] = "1/2";
+    });
+    const CliRun r = run_cli("merge " + sq + " " + other_search);
+    EXPECT_CLEAN_ERROR(r);
+    EXPECT_NE(r.err.find("search"), std::string::npos) << r.err;
+  }
   // Shards built from other commits merge, and the result names them all.
   const auto other_source = edited("src.json", [](auto& j) {
     j["run"]["source"] = "0123456789ab";

@@ -57,15 +57,19 @@ bool checksum_holds(std::string_view header_line, nlohmann::json j) {
   return sum == Journal::checksum(header_line, j);
 }
 
-// The build a journal's records name, for a message: the first "source"
-// among the next few lines, or "".
-std::string first_source(std::istream& in) {
-  std::string line;
-  for (int i = 0; i < 8 && std::getline(in, line); ++i) {
-    const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_object() && j.contains("source") && j.at("source").is_string()) return j.at("source").get<std::string>();
+// The build of the last record that names one, for a message: the newest
+// build that wrote the journal, "" if none does.  (A text search, not a
+// parse: it runs once, on the error path, over up to a whole journal.)
+std::string last_source(std::istream& in) {
+  static const std::string key = "\"source\":\"";
+  std::string line, found;
+  while (std::getline(in, line)) {
+    const auto at = line.rfind(key);
+    if (at == std::string::npos) continue;
+    const auto end = line.find('"', at + key.size());
+    if (end != std::string::npos) found = line.substr(at + key.size(), end - at - key.size());
   }
-  return "";
+  return found;
 }
 
 std::string field(const nlohmann::json& header, const char* key) {
@@ -80,11 +84,13 @@ std::string field(const nlohmann::json& header, const char* key) {
 // the fields that differ.
 CheckpointError another_run(const std::string& path, const nlohmann::json& found, const nlohmann::json& expect,
                             std::istream& rest) {
-  const std::string source = first_source(rest);
+  const std::string source = shorten(last_source(rest));
   const std::string by = " by magic-enum " + field(found, "version") +
                          (source.empty() ? std::string() : " (commit " + source + ")");
-  const std::string resume = source.empty() ? "the build that wrote it" : "commit " + source;
-  const std::string either = ": build " + resume + " to resume it, or give a new --checkpoint file";
+  const std::string either =
+      source.empty() ? ": resume it with the build that wrote it (its records name none; a record folder's COMMAND "
+                       "does), or give a new --checkpoint file"
+                     : ": resume it with a build of commit " + source + ", or give a new --checkpoint file";
   if (field(found, "journal") != field(expect, "journal"))
     return CheckpointError("checkpoint " + path + " was written in journal format " + field(found, "journal") + by +
                            "; this build reads format " + field(expect, "journal") + either);
