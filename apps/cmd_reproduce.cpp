@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -113,7 +114,17 @@ void add_reproduce(CLI::App& app, Action& action) {
       } catch (const std::exception& e) {
         throw UsageError("cannot create --out directory " + ro.out_dir + ": " + e.what());
       }
-      const nlohmann::json report = magic::reproduce(ro);
+      install_signal_handlers();
+      ro.interrupt = &interrupt_flag();
+      nlohmann::json report;
+      try {
+        report = magic::reproduce(ro);
+      } catch (const magic::Interrupted& stop) {
+        if (tty) std::cerr << "\r\033[K";
+        std::cerr << "interrupted after " << std::min(stop.rows_done, stop.rows) << " of " << stop.rows
+                  << " rows; no report was written (the rows' JSON files so far are in " << ro.out_dir << ")\n";
+        return interrupt_exit_code();
+      }
       if (tty) std::cerr << "\r\033[K";
       const std::string md = magic::report_markdown(report);
       // The terminal gets the table; the charts and pictures are for report.md.

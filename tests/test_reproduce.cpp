@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <vector>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 
@@ -225,6 +230,90 @@ TEST(Reproduce, BadDataShapesAreSpecErrors) {
   EXPECT_THROW(magic::validate_documents(twice), magic::SpecError);
 }
 
+// Issue 42, row 15: a row may not take a report file's name, nor write a
+// file another row writes; a document's time is a number of seconds above
+// 0; a count is a whole number (not "6", -6 or 2^64).
+TEST(Reproduce, RowsThatWouldOverwriteOrMisreportAreRefused) {
+  const nlohmann::json good = documents().at("rows").at(1);
+  auto rows = [](std::vector<nlohmann::json> list) { return nlohmann::json{{"rows", list}}; };
+  auto with = [&](const std::string& key, const nlohmann::json& v) {
+    nlohmann::json row = good;
+    row[key] = v;
+    return row;
+  };
+  auto with_count = [&](const nlohmann::json& v) {
+    nlohmann::json row = good;
+    row["counts"]["unique"] = v;
+    return row;
+  };
+  auto with_seconds = [&](double s) {
+    nlohmann::json row = good;
+    row["times"] = nlohmann::json::array({{{"seconds", s}, {"language", "C"}, {"hardware", "x"}}});
+    return row;
+  };
+  for (const char* file : magic::kReportFiles) {
+    std::string id = file;
+    id = id.substr(0, id.rfind('.'));
+    EXPECT_THROW(magic::validate_documents(rows({with("id", id)})), magic::SpecError) << id;
+  }
+  EXPECT_THROW(magic::validate_documents(rows({with("id", "a"), with("id", "a.grid")})), magic::SpecError);
+  for (const nlohmann::json& count : {nlohmann::json("6"), nlohmann::json(-6), nlohmann::json::parse("18446744073709551616"),
+                                      nlohmann::json(2.5), nlohmann::json::object(), nlohmann::json{{"20", -1}}})
+    EXPECT_THROW(magic::validate_documents(rows({with_count(count)})), magic::SpecError) << count.dump();
+  for (const double s : {-1.0, 0.0})
+    EXPECT_THROW(magic::validate_documents(rows({with_seconds(s)})), magic::SpecError) << s;
+  nlohmann::json fine = with_count(18446744073709551615ull);
+  fine["times"] = with_seconds(0.01).at("times");
+  EXPECT_NO_THROW(magic::validate_documents(rows({fine})));
+
+  // Through the command: exit 2 before any work, not a MISMATCH (exit 1).
+  const ScratchDir dir("reproduce_rows");
+  std::ofstream(dir / "docs.json") << rows({with_count("6")}).dump();
+  const auto r = run_cli("reproduce -q --no-baselines --out " + (dir / "out").string() + " --data " +
+                         (dir / "docs.json").string());
+  EXPECT_CLEAN_ERROR(r);
+  EXPECT_NE(r.err.find("counts.unique"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "report.json"));
+}
+
+// Issue 42, row 15: SIGINT stops reproduce with a message and 130, and no
+// report is written from rows that did not all run.
+TEST(Reproduce, AnInterruptSaysWhatWasDoneAndWritesNoReport) {
+  nlohmann::json d = documents();
+  nlohmann::json slow;
+  for (const auto& row : d.at("rows"))
+    if (row.at("id") == "star-13") slow = row;
+  ASSERT_FALSE(slow.is_null());
+  slow.erase("full_only");
+  d["rows"] = nlohmann::json::array({d.at("rows").at(0), slow});
+  const ScratchDir dir("reproduce_interrupt");
+  std::ofstream(dir / "docs.json") << d.dump();
+  const std::string err = (dir / "err").string(), out = (dir / "out").string(), docs = (dir / "docs.json").string();
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (std::freopen(err.c_str(), "w", stderr) == nullptr || std::freopen("/dev/null", "w", stdout) == nullptr)
+      ::_exit(99);
+    ::execl(MAGIC_BIN, MAGIC_BIN, "reproduce", "-t", "1", "--no-baselines", "--out", out.c_str(), "--data",
+            docs.c_str(), static_cast<char*>(nullptr));
+    ::_exit(98);
+  }
+  // The first row (the 3x3 square) takes milliseconds; star n = 13 on one
+  // thread takes seconds: the signal comes while it runs.
+  const auto first = std::filesystem::path(out) / "square-3.json";
+  for (int i = 0; i < 1200 && !std::filesystem::exists(first); ++i) ::usleep(50000);
+  ::usleep(500000);  // past the first row's repeated timings (0.2 s)
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  std::ifstream in(err);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT) << status << ": " << text;
+  EXPECT_NE(text.find("interrupted after 1 of 2 rows; no report was written"), std::string::npos) << text;
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(out) / "report.json"));
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(out) / "square-3.json"));
+}
+
 TEST(Svg, SquarePictureIsValidAndRenders) {
   const ScratchDir dir("svg_square");
   const auto r = run_cli("square --order 3 -q --svg " + (dir / "s.svg").string());
@@ -342,6 +431,11 @@ TEST(Charts, ReportChartsFollowTheReportRows) {
   EXPECT_EQ(charts[0].file, "chart-circles.svg");
   EXPECT_EQ(charts[1].file, "chart-stars.svg");
   EXPECT_EQ(charts[2].file, "chart-speedup.svg");
+  for (const auto& c : charts)  // no row may take a chart's name
+    EXPECT_NE(std::find_if(magic::kReportFiles.begin(), magic::kReportFiles.end(),
+                           [&](const char* f) { return c.file == f; }),
+              magic::kReportFiles.end())
+        << c.file;
   const ScratchDir dir("charts_report");
   for (const auto& c : charts) {
     ASSERT_FALSE(c.svg.empty()) << c.file;

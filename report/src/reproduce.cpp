@@ -156,20 +156,26 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
   RunResult largest_run;
   double largest_wall = -1;
 
+  const auto stop_if_asked = [&] {
+    if (opt.interrupt && opt.interrupt->load()) throw Interrupted{index ? index - 1 : 0, total};
+  };
   for (const auto& row : all) {
     if (!opt.full && row.value("full_only", false)) continue;
     const std::string id = row.at("id");
     ++index;
+    stop_if_asked();
     auto step = [&](const std::string& what) {
       if (opt.on_step) opt.on_step("[" + std::to_string(index) + "/" + std::to_string(total) + "] " + id + ": " + what);
     };
     step("running");
     RunOptions ro;
     ro.threads = opt.threads;
+    ro.interrupt = opt.interrupt;
     ro.solutions = kPictured;
     std::vector<nlohmann::json> sols;
     ro.on_solution = [&](const nlohmann::json& s) { sols.push_back(s); };
     const SpecRun run = run_spec(row.at("spec"), ro);
+    stop_if_asked();  // a stopped run's counts are no row's counts
     const RunResult& r = run.result;
     const std::string key_name = by_key_name(run.problem);
     const nlohmann::json counts = counts_json(r, key_name);
@@ -192,7 +198,10 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     const Timing ours = repeat_if_short(r.wall_seconds, [&] {
       RunOptions again;
       again.threads = opt.threads;
-      return run_spec(row.at("spec"), again).result.wall_seconds;
+      again.interrupt = opt.interrupt;
+      const double wall = run_spec(row.at("spec"), again).result.wall_seconds;
+      stop_if_asked();
+      return wall;
     });
     nlohmann::json rep{{"id", id},
                        {"title", row.at("title")},
@@ -242,6 +251,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
         rep["speedup_vs_baseline"] = port.seconds / std::max(ours.seconds, 1e-9);
       }
       if (!grid_file.empty()) fs::remove(grid_file);
+      stop_if_asked();  // the port was stopped by the same signal: no time of its own
       rep["baseline"] = b;
     }
     if (ours.seconds > largest_wall) {
@@ -264,7 +274,10 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     if (opt.on_step) opt.on_step("thread scaling: " + largest.at("id").get<std::string>() + " on 1 thread");
     RunOptions one;
     one.threads = 1;
+    one.interrupt = opt.interrupt;
     const RunResult r1 = run_spec(largest.at("spec"), one).result;
+    ++index;  // every row is done: only the report is left
+    stop_if_asked();
     const RunResult& rn = largest_run;
     report["scaling"] = {{"id", largest.at("id")},
                          {"threads", rn.threads},

@@ -3,6 +3,8 @@
 // data/documents.json), times the C++ ports of the documents' algorithms
 // side by side, and writes one JSON + SVG per problem plus report.json/.md
 // and charts of the times and speedups.
+#include <array>
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,7 +21,21 @@ struct ReproduceOptions {
   unsigned threads = 0;      // 0 = all cores
   std::string baseline_dir;  // where bin/baseline-* live; empty = skip baselines
   std::function<void(const std::string& line)> on_step;  // progress, one short line
+  // Set (by a signal): the run in progress stops, and reproduce() throws
+  // Interrupted before it writes the report.
+  const std::atomic<bool>* interrupt = nullptr;
 };
+
+// reproduce() was stopped through ReproduceOptions::interrupt.  Not an
+// Error: the caller maps it to 128 + the signal.
+struct Interrupted {
+  std::size_t rows_done, rows;
+};
+
+// The files a report writes besides one per row (report_charts' files
+// among them): a row's id may not take their names.
+inline constexpr std::array<const char*, 5> kReportFiles{"report.json", "report.md", "chart-circles.svg",
+                                                         "chart-stars.svg", "chart-speedup.svg"};
 
 // Runs everything and returns report.json's content; writes the files.
 // Calls validate_documents first.
