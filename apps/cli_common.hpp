@@ -23,6 +23,21 @@ namespace cli {
 // An interrupted run exits 128 + the signal: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP).
 enum Exit { kOk = 0, kNoSolution = 1, kUsage = 2, kInternal = 70 };
 
+// Every exit code, for --help; the README's table lists the same codes
+// (a test compares them).
+struct ExitCodeText {
+  const char* codes;
+  const char* meaning;
+};
+inline constexpr ExitCodeText kExitCodes[] = {
+    {"0", "success"},
+    {"1", "no solution (complete), a reproduce mismatch or a verify failure"},
+    {"2", "usage error or bad input (one line on stderr)"},
+    {"129, 130, 143", "stopped by SIGHUP, SIGINT or SIGTERM (rerun with the same --checkpoint to resume)"},
+    {"141", "killed by SIGPIPE (stdout's reader went away)"},
+    {"70", "internal error (a bug: please report it)"},
+};
+
 // A usage or input error: one line on stderr, exit code 2.
 struct UsageError : magic::Error {
   using magic::Error::Error;

@@ -60,11 +60,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("magic-enum ") + magic::BuildInfo::version() + " (source " +
                                            magic::BuildInfo::source() + ")");
   app.require_subcommand(1);
-  app.footer(
-      "Exit codes: 0 success; 1 no solution (complete), a reproduce mismatch or a verify failure; "
-      "2 usage error or bad input (one line on stderr); 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM "
-      "(rerun with the same --checkpoint to resume); 141 killed by SIGPIPE (stdout's reader went away); "
-      "70 internal error (a bug: please report it).");
+  std::string codes;
+  for (const auto& e : cli::kExitCodes)
+    codes += (codes.empty() ? "Exit codes: " : "; ") + std::string(e.codes) + " " + e.meaning;
+  app.footer(codes + ".");
   cli::Action action;
   auto commands = cli::command_registry();
   std::sort(commands.begin(), commands.end());

@@ -3,8 +3,10 @@
 // stdout.  Each gets one error line and exit 2, and destroys nothing.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -389,6 +391,54 @@ TEST_F(Hardening, AFileTheUserCannotWriteIsNotReplaced) {
   EXPECT_NE(slurp(err).find("read-only"), std::string::npos) << slurp(err);
   EXPECT_EQ(slurp(ro), "keep");
   fs::permissions(ro, fs::perms::owner_write, fs::perm_options::add);
+}
+
+// Issue 42: the README's exit-code table lists the codes --help gives
+// (main's one table, cli::kExitCodes), no more and no fewer, and the
+// codes the common cases give are the ones both name.
+TEST(ExitCodes, TheReadmeTableIsMainsTable) {
+  const auto numbers = [](const std::string& text) {
+    std::set<int> out;
+    for (std::size_t i = 0; i < text.size();) {
+      if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+        ++i;
+        continue;
+      }
+      std::size_t end = i;
+      while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+      out.insert(std::stoi(text.substr(i, end - i)));
+      i = end;
+    }
+    return out;
+  };
+  // The README: the first cell of each row of the table under "## Exit codes".
+  std::istringstream readme(slurp(fs::path(MAGIC_SOURCE_DIR) / "README.md"));
+  std::set<int> in_readme;
+  bool in_section = false;
+  for (std::string line; std::getline(readme, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Exit codes";
+    if (!in_section || line.rfind("| ", 0) != 0 || line.rfind("| code", 0) == 0) continue;
+    const auto cell = numbers(line.substr(2, line.find(" |", 2) - 2));
+    in_readme.insert(cell.begin(), cell.end());
+  }
+  // --help: "Exit codes: 0 success; 1 ...; 129, 130, 143 stopped ...".
+  const CliRun help = run_cli("--help");
+  ASSERT_EQ(help.code, 0);
+  const auto at = help.out.find("Exit codes: ");
+  ASSERT_NE(at, std::string::npos) << help.out;
+  std::set<int> in_help;
+  std::istringstream parts(help.out.substr(at + 12));
+  for (std::string part; std::getline(parts, part, ';');) {
+    const auto first_word = part.find_first_not_of(" 0123456789,");
+    const auto cell = numbers(part.substr(0, first_word));
+    in_help.insert(cell.begin(), cell.end());
+  }
+  EXPECT_EQ(in_readme, (std::set<int>{0, 1, 2, 70, 129, 130, 141, 143}));
+  EXPECT_EQ(in_help, in_readme);
+  EXPECT_EQ(run_cli("square --order 3 -q").code, 0);
+  EXPECT_EQ(run_cli("complete -q -", "[[1,2,0],[0,0,0],[0,0,0]]").code, 1);
+  EXPECT_EQ(run_cli("square --order 0").code, 2);
+  EXPECT_EQ(run_cli("--no-such-flag").code, 2);
 }
 
 TEST_F(Hardening, TrailingDataAfterAGridIsRefused) {
