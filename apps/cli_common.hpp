@@ -23,7 +23,7 @@ namespace cli {
 // An interrupted run exits 128 + the signal: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP).
 enum Exit { kOk = 0, kNoSolution = 1, kUsage = 2, kInternal = 70 };
 
-// Every exit code, for --help; the README's table lists the same codes
+// Every exit code, for --help; docs/json.md's table lists the same codes
 // (a test compares them).
 struct ExitCodeText {
   const char* codes;

@@ -299,7 +299,7 @@ TEST(Verify, OrderFiveSlicesAreHeldToTheirCentreAndDiagonals) {
   EXPECT_REJECTED(verify_json(res), "solution 1 is not a valid solution: the diagonals");
 }
 
-// README "Shards and merge": the merged result checks against the shards'
+// docs/long-runs.md "Shards and merge": the merged result checks against the shards'
 // solutions together, and a shard's solutions left out are noticed.
 TEST(Verify, AMergedShardRunChecksAgainstAllShardsSolutions) {
   Scratch all(".jsonl"), merged(".json");

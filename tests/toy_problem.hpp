@@ -1,5 +1,5 @@
 #pragma once
-// The smallest problem the runner accepts, and the README's example: sets of
+// The smallest problem the runner accepts, and docs/architecture.md's example: sets of
 // k distinct numbers from 1..n that sum to s.  No symmetry, so every set is
 // its own orbit.  A level is one chosen number.
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Magic circles: n positive numbers on a circle whose n(n-1) arcs of 1..n-1
-// consecutive numbers sum to 1..n(n-1), each exactly once (README).
+// consecutive numbers sum to 1..n(n-1), each exactly once (docs/cli.md).
 //
 // Symmetry: the n rotations and n reflections of the circle.  Canonical
 // form and digest bytes: the engine's solution is the circle as 40

@@ -1,6 +1,6 @@
 // Squares and completions: an N x N grid holding 1..N² once each whose sum
 // groups (rows, columns, diagonals, ...) of the chosen kind hit their
-// targets.  Written from the README's definitions of the kinds:
+// targets.  Written from docs/cli.md's definitions of the kinds:
 //   magic         rows, columns and the two main diagonals sum to N(N²+1)/2
 //   semi          rows and columns only
 //   pandiagonal   rows, columns and all 2N broken diagonals

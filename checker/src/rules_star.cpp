@@ -2,7 +2,7 @@
 // and n crossings so that at least K = equal_lines of the n lines of four
 // points share one sum (K > n/2, so that sum is unique; problem.sum fixes it).
 //
-// Labelling (README and the star header's comment; re-derived here):
+// Labelling (docs/cli.md and the star header's comment; re-derived here):
 // vertices V0..V(n-1) counterclockwise, crossing I(j) between V(j) and
 // V(j+1); line i runs V(i), I(i), I(i+1), V(i+2).  Labels are V(i) = i and
 // I(j) = n + j, except n = 5, which uses the documents' numbering

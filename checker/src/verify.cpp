@@ -22,11 +22,11 @@ namespace {
 
 // A result with every solution inline can be large (square 4 semi: ~4 MB);
 // bigger listings belong in a solutions file, which streams.
-constexpr std::size_t kMaxResultBytes = std::size_t{1} << 30;  // the README's limit for verify
+constexpr std::size_t kMaxResultBytes = std::size_t{1} << 30;  // docs/json.md's limit for verify
 constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxDepth = 64;
 
-// The digest, as the README defines it: XXH3-128 of each canonical form,
+// The digest, as docs/json.md defines it: XXH3-128 of each canonical form,
 // the two 64-bit lanes added mod 2^64, written as 32 hex digits, high lane
 // first.
 struct LaneSum {

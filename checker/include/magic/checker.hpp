@@ -3,7 +3,7 @@
 // spirit of a SAT solver's separate proof checker: it trusts nothing the
 // solvers computed.  Each problem's rules, symmetry group, canonical form
 // and digest encoding are written again here from the documented result
-// format (README "JSON result", the headers' comments); no solver header
+// format (docs/json.md, the headers' comments); no solver header
 // is included.
 //
 // What it checks, in this order, stopping at the first failure:
