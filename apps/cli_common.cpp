@@ -1,6 +1,5 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "magic/core/planner.hpp"
 #include "magic/io.hpp"
 #include "magic/svg.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "magic/circle.hpp"
+#include "magic/spec.hpp"
 
 namespace cli {
 namespace {
@@ -31,12 +31,13 @@ void add_circle(CLI::App& app, Action& action) {
                   std::string("exhaustive (no number theory) or multiplier (difference sets fixed by "
                               "the multipliers p | n-1; reaches n = 40)"))
       ->default_str("exhaustive");
-  add_common(sub, args->common, std::string(magic::kCircleLevels) + "; " + magic::kCircleMultiplierLevels);
+  add_common(sub, args->common, magic::split_levels("circle"));
   add_svg_option(sub, args->common);
   sub->callback([args, &action] {
     action = [args]() -> int {
-      if (!magic::parse_circle_method(args->method))
-        throw UsageError("unknown --method '" + args->method + "' (use " + magic::kCircleMethodNames + ")");
+      if (!magic::is_field_value("circle", "method", args->method))
+        throw UsageError("unknown --method '" + args->method + "' (use " + magic::field_values("circle", "method") +
+                         ")");
       Printer pr;
       pr.human_solution = print_circle;
       return execute({{"name", "circle"}, {"n", args->n}, {"method", args->method}}, args->common, pr);

@@ -7,7 +7,7 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "magic/io.hpp"
-#include "magic/complete.hpp"
+#include "magic/spec.hpp"
 
 namespace cli {
 namespace {
@@ -28,8 +28,8 @@ std::string read_input(const std::string& path) {
 }
 
 int run(const CompleteArgs& a, const CLI::App& sub) {
-  const auto kind = magic::parse_square_kind(a.kind);
-  if (!kind) throw UsageError("unknown --kind '" + a.kind + "' (use " + magic::kSquareKindNames + ")");
+  if (!magic::is_field_value("complete", "kind", a.kind))
+    throw UsageError("unknown --kind '" + a.kind + "' (use " + magic::field_values("complete", "kind") + ")");
   Common c = a.common;
   // Modes: first completion (default), --solutions N (up to N), --all, --count.
   std::string mode;
@@ -61,9 +61,9 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
                                   {"--checkpoint", c.checkpoint}})
     check_not_input(flag, out, a.input);
   const std::string grid = read_input(a.input);
-  const magic::Puzzle puzzle = magic::parse_puzzle(std::string_view(grid));
-  magic::check_puzzle(puzzle, *kind);
-  const std::string impossible = magic::impossible_reason(puzzle.order, *kind);
+  const nlohmann::json spec{
+      {"name", "complete"}, {"grid", grid}, {"kind", a.kind}, {"mode", c.limit == 0 ? "count" : "first"}};
+  const std::string impossible = magic::no_solution_reason(spec);  // and a bad grid is refused here
 
   Printer pr;
   pr.human_solution = print_grid;
@@ -75,8 +75,7 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
               << "\n";
     return kNoSolution;
   };
-  return execute({{"name", "complete"}, {"grid", grid}, {"kind", a.kind}, {"mode", c.limit == 0 ? "count" : "first"}},
-                 c, pr);
+  return execute(spec, c, pr);
 }
 
 void add_complete(CLI::App& app, Action& action) {
@@ -86,11 +85,11 @@ void add_complete(CLI::App& app, Action& action) {
   sub->add_option("input", args->input,
                   "grid FILE ('-' = stdin): CheckiO JSON [[2,7,6],[9,5,1],[4,3,0]] or one row of numbers per line")
       ->default_str("-");
-  sub->add_option("--kind", args->kind, std::string("constraints: ") + magic::kSquareKindNames)
+  sub->add_option("--kind", args->kind, "constraints: " + magic::field_values("complete", "kind"))
       ->default_str("magic");
   CLI::Option* count = sub->add_flag("--count", args->count, "count every completion (none printed)");
   CLI::Option* all = sub->add_flag("--all", args->all, "output every completion");
-  add_common(sub, args->common, magic::kCompleteLevels);
+  add_common(sub, args->common, magic::split_levels("complete"));
   CLI::Option* sols = sub->get_option("--solutions");
   sols->description("output up to N completions and stop (or: all, none); default: the first one");
   count->excludes(all);

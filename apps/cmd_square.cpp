@@ -2,7 +2,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "magic/square.hpp"
+#include "magic/spec.hpp"
 
 namespace cli {
 namespace {
@@ -21,19 +21,19 @@ void add_square(CLI::App& app, Action& action) {
   sub->add_option("--order,-n", args->order, "order N, 3..5 (order 5: about a minute on two cores)")
       ->required()
       ->transform(whole_number());
-  sub->add_option("--kind", args->kind, std::string("constraints: ") + magic::kSquareKindNames)
+  sub->add_option("--kind", args->kind, "constraints: " + magic::field_values("square", "kind"))
       ->default_str("magic");
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 8 orientations and keep the canonical ones, instead of symmetry breaking");
   sub->add_option("--center", args->center,
                   "order 5, kind magic: only the squares with this centre value (1..25)")
       ->transform(whole_number());
-  add_common(sub, args->common, magic::kSquareLevels);
+  add_common(sub, args->common, magic::split_levels("square"));
   add_svg_option(sub, args->common);
   sub->callback([args, &action] {
     action = [args]() -> int {
-      if (!magic::parse_square_kind(args->kind))
-        throw UsageError("unknown --kind '" + args->kind + "' (use " + magic::kSquareKindNames + ")");
+      if (!magic::is_field_value("square", "kind", args->kind))
+        throw UsageError("unknown --kind '" + args->kind + "' (use " + magic::field_values("square", "kind") + ")");
       Printer pr;
       pr.human_solution = print_grid;
       nlohmann::json spec{{"name", "square"},

@@ -170,10 +170,7 @@ void release_workers() {
   // The workers are asking for their first batch: tell them to stop, and
   // take their goodbyes so none is left talking to a finished rank 0.
   Outbox out;
-  for (int w = 1; w < g_ranks; ++w) {
-    magic::wire::Writer stop(magic::wire::Kind::Stop);
-    out.send(w, stop.take());
-  }
+  for (int w = 1; w < g_ranks; ++w) out.send(w, magic::stop_message());
   int byes = 0;
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (byes < g_ranks - 1 && std::chrono::steady_clock::now() < end) {
@@ -183,8 +180,7 @@ void release_workers() {
       std::this_thread::sleep_for(std::chrono::duration<double>(kSlice));
       continue;
     }
-    magic::wire::Reader rd(m);
-    if (rd.get<magic::wire::Kind>() == magic::wire::Kind::Report && (rd.get<std::uint8_t>() & magic::wire::kBye)) ++byes;
+    if (magic::is_goodbye(m)) ++byes;
   }
 }
 

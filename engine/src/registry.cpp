@@ -41,6 +41,47 @@ std::uint64_t default_stop_after(const nlohmann::json& spec) {
   return n;
 }
 
+namespace {
+// f(family) for the family named `name`; SpecError when there is none.
+template <class F>
+void with_named_family(const std::string& name, F&& f) {
+  if (!with_family(name, f)) throw SpecError("unknown problem '" + name + "' (use square, star, circle or complete)");
+}
+}  // namespace
+
+std::string split_levels(const std::string& family) {
+  std::string out;
+  with_named_family(family, [&](auto fam) {
+    if constexpr (requires { decltype(fam)::levels_help(); }) out = decltype(fam)::levels_help();
+  });
+  return out;
+}
+
+std::string field_values(const std::string& family, const std::string& field) {
+  const char* out = nullptr;
+  with_named_family(family, [&](auto fam) {
+    if constexpr (requires { decltype(fam)::field_values(field); }) out = decltype(fam)::field_values(field);
+  });
+  return out ? out : "";
+}
+
+bool is_field_value(const std::string& family, const std::string& field, const std::string& value) {
+  bool out = false;
+  with_named_family(family, [&](auto fam) {
+    if constexpr (requires { decltype(fam)::is_field_value(field, value); })
+      out = decltype(fam)::is_field_value(field, value);
+  });
+  return out;
+}
+
+std::string no_solution_reason(const nlohmann::json& spec) {
+  std::string out;
+  with_spec_family(spec, [&](auto fam) {
+    if constexpr (requires { decltype(fam)::no_solution_reason(spec); }) out = decltype(fam)::no_solution_reason(spec);
+  });
+  return out;
+}
+
 SpecInfo describe_spec(const nlohmann::json& spec) {
   return with_spec_family(spec, [&](auto fam) { return detail::describe_family<decltype(fam)>(spec); });
 }

@@ -7,7 +7,7 @@
 // run_spec, each fills in the spec's defaults (stop_after).
 #include <nlohmann/json.hpp>
 
-#include "magic/cluster.hpp"
+#include "magic/cluster_wire.hpp"
 #include "magic/spec.hpp"
 
 namespace magic {

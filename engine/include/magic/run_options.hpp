@@ -28,6 +28,12 @@ struct Progress {
   std::uint64_t pieces_done = 0;
 };
 
+// The default split depth is the first level with this many tasks: enough
+// to balance dozens of threads, few enough that a task's fixed cost stays
+// small.  It does not depend on the thread count, so a checkpoint written on
+// one machine resumes on another.
+inline constexpr std::uint64_t kTargetTasks = 1000;
+
 struct RunOptions {
   unsigned threads = 0;        // 0 = all cores
   int split_depth = -1;        // -1 = the first level with kTargetTasks tasks

@@ -3,14 +3,15 @@
 // "order":4} to its description and its run, without the problem types.
 // Everything here is compiled in the library, so a file that includes only
 // this header instantiates no search and is not rebuilt when a problem's
-// header changes.  magic/registry.hpp has the types behind it.
+// header changes.  The problem types behind it are private to the library
+// (engine/src/include/magic/registry.hpp).
 #include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "magic/core/error.hpp"  // SpecError, which these throw
-#include "magic/core/problem.hpp"
+#include "magic/picture.hpp"
 #include "magic/run_options.hpp"
 
 namespace magic {
@@ -22,6 +23,18 @@ std::string by_key_name(const nlohmann::json& problem);
 Picture picture_of(const std::string& problem_name);
 // The spec's default for RunOptions::stop_after (complete's "first" mode).
 std::uint64_t default_stop_after(const nlohmann::json& spec);
+
+// For a command line, by family name ("square"): what one level of
+// --split-depth is; the values a spec field takes, as one line
+// ("magic|semi|..."; "" for a field without a fixed set); whether `value`
+// is one of them.  SpecError for an unknown family.
+std::string split_levels(const std::string& family);
+std::string field_values(const std::string& family, const std::string& field);
+bool is_field_value(const std::string& family, const std::string& field, const std::string& value);
+// Why the spec can have no solution whatever the search finds (a
+// completion of a kind with no square of that order), "" when it may have
+// one.  Throws SpecError for a malformed spec, as describe_spec does.
+std::string no_solution_reason(const nlohmann::json& spec);
 
 // What a spec names, without running it: the problem's own description and
 // the fields its result file adds (an object, maybe empty).  Like run_spec,

@@ -528,4 +528,14 @@ void run_worker(const AnyProblem& p, const RunOptions& opt, WorkerWire& wire) {
   detail::Worker(p, opt, wire).run();
 }
 
+std::string stop_message() {
+  wire::Writer stop(wire::Kind::Stop);
+  return stop.take();
+}
+
+bool is_goodbye(const std::string& message) {
+  wire::Reader rd(message);
+  return rd.get<wire::Kind>() == wire::Kind::Report && (rd.get<std::uint8_t>() & wire::kBye);
+}
+
 }  // namespace magic

@@ -5,6 +5,7 @@
 // (cluster.cpp).  Like run_family.hpp, it depends on no family: each file
 // includes its own.
 #include "../run_family.hpp"
+#include "magic/cluster.hpp"
 #include "magic/cluster_spec.hpp"
 
 namespace magic::detail {

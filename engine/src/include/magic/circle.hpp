@@ -1001,6 +1001,11 @@ CircleSpec circle_spec_from_json(const nlohmann::json& spec);
 struct CircleFamily {
   static constexpr const char* kName = "circle";
   static constexpr Picture kPicture = Picture::Circle;
+  static std::string levels_help() { return std::string(kCircleLevels) + "; " + kCircleMultiplierLevels; }
+  static const char* field_values(const std::string& field) { return field == "method" ? kCircleMethodNames : nullptr; }
+  static bool is_field_value(const std::string& field, const std::string& v) {
+    return field == "method" && parse_circle_method(v).has_value();
+  }
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
     const CircleSpec s = circle_spec_from_json(spec);

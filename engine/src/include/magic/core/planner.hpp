@@ -28,14 +28,11 @@
 #include "magic/core/any_problem.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/core/shard.hpp"
+#include "magic/run_options.hpp"  // kTargetTasks
 
 namespace magic {
 
-// The default split depth is the first level with this many tasks: enough
-// to balance dozens of threads, few enough that a task's fixed cost stays
-// small.  It does not depend on the thread count, so a checkpoint written on
-// one machine resumes on another.
-inline constexpr std::uint64_t kTargetTasks = 1000;
+// kTargetTasks, the default split depth's task count: magic/run_options.hpp.
 inline constexpr int kMaxSplitDepth = 64;
 
 // The whole list at once: for tests and small tools only; the runner streams.

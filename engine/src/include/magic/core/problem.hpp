@@ -30,10 +30,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "magic/picture.hpp"
+
 namespace magic {
 
-// How a problem's solutions are drawn (the report library draws them).
-enum class Picture { Grid, Star, Circle };
 
 enum class Emits {
   OnePerOrbit,  // exactly one member of each symmetry orbit (symmetry breaking)

@@ -259,6 +259,11 @@ static_assert(Problem<SquareProblem<4>>);
 struct SquareFamily {
   static constexpr const char* kName = "square";
   static constexpr Picture kPicture = Picture::Grid;
+  static std::string levels_help() { return kSquareLevels; }
+  static const char* field_values(const std::string& field) { return field == "kind" ? kSquareKindNames : nullptr; }
+  static bool is_field_value(const std::string& field, const std::string& v) {
+    return field == "kind" && parse_square_kind(v).has_value();
+  }
   static std::string by_key_name(const nlohmann::json& problem) {
     const auto order = problem.value("order", nlohmann::json());
     return order.is_number_integer() && order.get<std::int64_t>() % 2 == 1 ? "by_center" : "";

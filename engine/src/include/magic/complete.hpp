@@ -643,6 +643,17 @@ decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
 struct CompleteFamily {
   static constexpr const char* kName = "complete";
   static constexpr Picture kPicture = Picture::Grid;
+  static std::string levels_help() { return kCompleteLevels; }
+  static const char* field_values(const std::string& field) { return field == "kind" ? kSquareKindNames : nullptr; }
+  static bool is_field_value(const std::string& field, const std::string& v) {
+    return field == "kind" && parse_square_kind(v).has_value();
+  }
+  // A kind with no square of the grid's order (most-perfect 6x6, say).
+  static std::string no_solution_reason(const nlohmann::json& spec) {
+    const CompleteSpec s = complete_spec_from_json(spec);
+    check_puzzle(s.puzzle, s.kind);
+    return impossible_reason(s.puzzle.order, s.kind);
+  }
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
     return with_complete_problem(complete_spec_from_json(spec), f);
