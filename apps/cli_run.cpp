@@ -28,13 +28,9 @@ struct SolutionSink {
   }
 };
 
+// The library's fields (one output contract), and the subcommand's own.
 nlohmann::json result_fields(const magic::SpecInfo& info, const magic::RunResult& r, const Printer& pr) {
-  const std::string key = magic::by_key_name(info.problem);
-  nlohmann::json rest{{"counts", magic::counts_json(r, key)},
-                      {"exhaustive", r.exhaustive},
-                      {"digest", r.digest.hex()},
-                      {"run", magic::run_json(r)}};
-  if (info.extra.is_object()) rest.update(info.extra);
+  nlohmann::json rest = magic::result_fields(info, r);
   if (pr.extra.is_object()) rest.update(pr.extra);
   return rest;
 }
@@ -91,10 +87,9 @@ int execute_problem(const nlohmann::json& spec, const magic::SpecInfo& info, con
   install_signal_handlers();
   const magic::RunResult r = cluster::run(spec, ro);
   if (ro.on_progress) end_progress();
-  nlohmann::json fields = result_fields(info, r, pr);
-  const FinalWrite whole;
+  const nlohmann::json fields = result_fields(info, r, pr);
+  const FinalWrite held_signals;
   if (r.interrupted) {
-    fields["interrupted"] = true;
     out.finish(fields);
     return report_interrupt(c, r);
   }

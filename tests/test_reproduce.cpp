@@ -314,6 +314,45 @@ TEST(Reproduce, AnInterruptSaysWhatWasDoneAndWritesNoReport) {
   EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(out) / "square-3.json"));
 }
 
+// Issue 43 item 6: one output contract.  A row's JSON from reproduce has
+// the keys --json writes for the same spec (the star's "lines" among them).
+TEST(Reproduce, RowsWriteTheKeysThatJsonWrites) {
+  const nlohmann::json all = documents();
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : all.at("rows"))
+    if (row.at("id") == "pentagram-4-lines" || row.at("id") == "square-4" || row.at("id") == "circle-8") rows.push_back(row);
+  ASSERT_EQ(rows.size(), 3u);
+  const ScratchDir dir("reproduce_keys");
+  std::ofstream(dir / "docs.json") << nlohmann::json{{"rows", rows}}.dump();
+  const auto r = run_cli("reproduce -q --no-baselines -t 1 --out " + (dir / "out").string() + " --data " +
+                         (dir / "docs.json").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto keys = [](const nlohmann::json& j) {
+    std::vector<std::string> k;
+    for (const auto& [key, v] : j.items()) k.push_back(key);
+    return k;
+  };
+  for (const auto& row : rows) {
+    const std::string id = row.at("id");
+    std::ifstream in(dir / "out" / (id + ".json"));
+    const auto ours = nlohmann::json::parse(in);
+    const auto& spec = row.at("spec");
+    std::string args = spec.at("name").get<std::string>() + " -t 1 -q --json - --solutions 4";
+    for (const auto& [key, v] : spec.items()) {
+      if (key == "name") continue;
+      std::string flag = key == "equal_lines" ? "equal-lines" : key;
+      args += " --" + flag + " " + (v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    const auto cli = run_cli(args);
+    ASSERT_EQ(cli.code, 0) << args << ": " << cli.err;
+    const auto theirs = nlohmann::json::parse(cli.out);
+    EXPECT_EQ(keys(ours), keys(theirs)) << id;
+    EXPECT_EQ(ours.at("counts"), theirs.at("counts")) << id;
+    EXPECT_EQ(ours.at("digest"), theirs.at("digest")) << id;
+    EXPECT_EQ(keys(ours.at("run")), keys(theirs.at("run"))) << id;
+  }
+}
+
 TEST(Svg, SquarePictureIsValidAndRenders) {
   const ScratchDir dir("svg_square");
   const auto r = run_cli("square --order 3 -q --svg " + (dir / "s.svg").string());

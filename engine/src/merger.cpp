@@ -71,7 +71,7 @@ std::exception_ptr OrderedMerger::failure() {
 // Journals a whole task.  (Deferred paths run without a journal: a task's
 // count there depends on the tasks before it.)
 void OrderedMerger::save(std::uint64_t id, Slot& s, const std::string& source) {
-  if (!whole(s)) return;
+  if (!folds_as_a_task(s)) return;
   const std::size_t n = s.ctx->solution_size();
   for (std::size_t i = 0; i < s.ctx->kept.size(); i += n) s.listed.push_back(p_.to_json(s.ctx->kept.data() + i));
   if (checkpoint_)
@@ -81,7 +81,7 @@ void OrderedMerger::save(std::uint64_t id, Slot& s, const std::string& source) {
 
 void OrderedMerger::fold(const Slot& s) {
   const TaskCore& c = *s.ctx;
-  if (whole(s)) {
+  if (folds_as_a_task(s)) {
     total_.merge(c.record);
     for (const auto& j : s.listed) hand_out(j);
   } else {

@@ -1,5 +1,6 @@
 #include "magic/registry.hpp"
 
+#include "magic/result.hpp"
 #include "run_family.hpp"
 
 namespace magic {
@@ -79,6 +80,16 @@ std::string no_solution_reason(const nlohmann::json& spec) {
   with_spec_family(spec, [&](auto fam) {
     if constexpr (requires { decltype(fam)::no_solution_reason(spec); }) out = decltype(fam)::no_solution_reason(spec);
   });
+  return out;
+}
+
+nlohmann::json result_fields(const SpecInfo& info, const RunResult& r) {
+  nlohmann::json out{{"counts", counts_json(r, by_key_name(info.problem))},
+                     {"exhaustive", r.exhaustive},
+                     {"digest", r.digest.hex()},
+                     {"run", run_json(r)}};
+  if (info.extra.is_object()) out.update(info.extra);
+  if (r.interrupted) out["interrupted"] = true;
   return out;
 }
 

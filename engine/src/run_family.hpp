@@ -19,18 +19,23 @@ inline RunOptions with_spec_defaults(const nlohmann::json& spec, const RunOption
   return o;
 }
 
+// The fields a problem adds to its result file (SpecInfo::extra).
+template <class P>
+nlohmann::json extra_of(const P& p) {
+  if constexpr (requires { p.result_extra(); }) return p.result_extra();
+  else return nlohmann::json::object();
+}
+
 template <class Fam>
 SpecRun run_family(const nlohmann::json& spec, const RunOptions& ro) {
-  return Fam::visit(spec, [&](const auto& p) { return SpecRun{p.describe(), run(p, with_spec_defaults(spec, ro))}; });
+  return Fam::visit(spec, [&](const auto& p) {
+    return SpecRun{p.describe(), run(p, with_spec_defaults(spec, ro)), extra_of(p)};
+  });
 }
 
 template <class Fam>
 SpecInfo describe_family(const nlohmann::json& spec) {
-  return Fam::visit(spec, [](const auto& p) {
-    SpecInfo out{p.describe(), nlohmann::json::object()};
-    if constexpr (requires { p.result_extra(); }) out.extra = p.result_extra();
-    return out;
-  });
+  return Fam::visit(spec, [](const auto& p) { return SpecInfo{p.describe(), extra_of(p)}; });
 }
 
 }  // namespace magic::detail

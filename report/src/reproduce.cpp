@@ -180,8 +180,8 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     const std::string key_name = by_key_name(run.problem);
     const nlohmann::json counts = counts_json(r, key_name);
 
-    nlohmann::json result{{"problem", run.problem}, {"solutions", sols}, {"counts", counts},
-                          {"exhaustive", r.exhaustive}, {"digest", r.digest.hex()}, {"run", run_json(r)}};
+    nlohmann::json result{{"problem", run.problem}, {"solutions", sols}};
+    result.update(result_fields({run.problem, run.extra}, r));  // as --json writes it
     {
       AtomicFile f((fs::path(opt.out_dir) / (id + ".json")).string());
       f.write(result.dump(2) + "\n");

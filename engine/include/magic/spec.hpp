@@ -49,7 +49,15 @@ SpecInfo describe_spec(const nlohmann::json& spec);
 struct SpecRun {
   nlohmann::json problem;  // the problem's own description (echo)
   RunResult result;
+  nlohmann::json extra;    // as SpecInfo::extra
 };
+
+// A result file's fields after "problem" and "solutions" (which stream
+// first): counts (with the problem's by_key), exhaustive, digest, run, the
+// problem's extra fields (the star's "lines"), and "interrupted": true for
+// a run a signal stopped.  --json and reproduce both write these: one
+// output contract.
+nlohmann::json result_fields(const SpecInfo& info, const RunResult& r);
 // Runs the problem the spec describes.  The runner's instances for all
 // problem types are compiled once, in the library (one file per family,
 // engine/src/run_*.cpp), so calling this instantiates nothing: prefer it to

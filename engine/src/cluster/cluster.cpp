@@ -66,9 +66,9 @@ class Coordinator {
     if (r_.split_depth < 0) r_.split_depth = default_split_depth(p_);
     r_.cluster.emplace().ranks.resize(peers_.size());
     r_.tasks = count_tasks(p_, r_.split_depth);
-    ck_ = detail::open_journal(p_, opt_, r_);
-    r_.tasks_resumed = ck_ ? ck_->resumed() : 0;
-    merger_.emplace(p_, MergePolicy{false, opt_.solutions, 0, opt_.dedup_memory, opt_.on_solution}, ck_.get());
+    journal_ = detail::open_journal(p_, opt_, r_);
+    r_.tasks_resumed = journal_ ? journal_->resumed() : 0;
+    merger_.emplace(p_, MergePolicy{false, opt_.solutions, 0, opt_.dedup_memory, opt_.on_solution}, journal_.get());
     stream_.emplace(p_, r_.split_depth, opt_.task_chunk);
   }
 
@@ -106,10 +106,10 @@ class Coordinator {
   }
 
   void finish() {
-    if (ck_) {
-      ck_->flush();
-      r_.tasks_saved = ck_->saved();
-      r_.task_sources = ck_->sources();
+    if (journal_) {
+      journal_->flush();
+      r_.tasks_saved = journal_->saved();
+      r_.task_sources = journal_->sources();
     }
     take_totals(r_, merger_->total());
     r_.exhaustive = merger_->exhaustive() && planned_all_ && chunk_returned();
@@ -134,7 +134,7 @@ class Coordinator {
         return;
       }
       chunk_ = std::move(next);
-      sel_ = select_unjournalled(chunk_.first, chunk_.size(), r_, ck_.get());
+      sel_ = select_unjournalled(chunk_.first, chunk_.size(), r_, journal_.get());
       merger_->begin_chunk(sel_.run, sel_.resumed);
       sent_ = returned_ = 0;
     }
@@ -243,7 +243,7 @@ class Coordinator {
   }
 
   void stop_all() {
-    if (ck_) ck_->flush();
+    if (journal_) journal_->flush();
     stopping_ = true;
     for (std::size_t w = 0; w < peers_.size(); ++w) {
       if (peers_[w].bye || peers_[w].stopped) continue;
@@ -270,7 +270,7 @@ class Coordinator {
   CoordinatorWire& wire_;
   std::vector<Peer> peers_;
   RunResult r_;
-  std::unique_ptr<Journal> ck_;
+  std::unique_ptr<Journal> journal_;
   std::optional<OrderedMerger> merger_;
   std::optional<TaskStream> stream_;
   TaskChunk chunk_;

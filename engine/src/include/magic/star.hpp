@@ -267,7 +267,6 @@ class StarProblem {
             {"sum", key(s)},
             {"line_sums", std::vector<int>(sums.begin(), sums.end())}};
   }
-  const std::vector<std::array<int, 4>>& lines() const { return lines_; }
   // The lines, by label, beside the counts in a result file.
   nlohmann::json result_extra() const { return {{"lines", lines_}}; }
 

@@ -89,7 +89,8 @@ class OrderedMerger {
     bool done = false;
   };
   bool defer() const { return emit_policy().defer; }
-  bool whole(const Slot& s) const { return s.ctx && !defer() && !s.ctx->aborted(); }
+  // A task that ran to its end and counts as one (not deferred, not aborted).
+  bool folds_as_a_task(const Slot& s) const { return s.ctx && !defer() && !s.ctx->aborted(); }
 
   void save(std::uint64_t id, Slot& s, const std::string& source);
   void fold(const Slot& s);

@@ -7,8 +7,8 @@
 // only on the problem and the split depth, never on the threads.
 //
 // The list is never held whole: a TaskStream hands it out in chunks of
-// consecutive indices, so a split into 10^8 tasks runs in the memory of two
-// chunks.
+// consecutive indices, so a split into 10^8 tasks runs in the memory of a
+// few chunks (kReadyChunks waiting, one being run, one being filled).
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
