@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "magic/square.hpp"
+#include "magic/square_spec.hpp"
 
 namespace magic {
 
