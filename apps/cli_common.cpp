@@ -120,30 +120,32 @@ void add_common(CLI::App* app, Common& c, const std::string& levels) {
       ->transform(whole_number() & CLI::Range(0, 64));
   app->add_option("--split-nodes", c.split_nodes,
                   "a task that has searched this many nodes hands its untried branches to idle workers "
-                  "(default 1048576; results do not depend on it)")
-      ->transform(whole_number() & CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
+                  "(results do not depend on it)")
+      ->transform(whole_number() & CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}))
+      ->capture_default_str();
   app->add_flag("--no-adaptive", c.no_adaptive, "keep every task whole: no splitting of big tasks at run time");
   app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)")->check(file_name());
-  app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")
-      ->default_str("none");
+  app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")->capture_default_str();
   app->add_option("--solutions-file", c.solutions_file,
                   "stream solutions to FILE as JSON Lines ('-' = stdout; implies --solutions all unless given)")
       ->check(file_name());
   app->add_option("--limit", c.limit, "stop after this many unique solutions (0 = exhaustive)")
       ->transform(whole_number());
   app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m (m < 2^32)")
-      ->default_str("0/1");
+      ->capture_default_str();
   app->add_option("--checkpoint", c.checkpoint,
                   "journal finished tasks, with the solutions they list, to FILE; rerunning the same command resumes from it")
       ->check(file_name());
   app->add_option("--checkpoint-interval", c.checkpoint_interval,
-                  "most seconds between syncs of the checkpoint journal to disk (default 2)")
-      ->check(seconds_up_to_an_hour());
+                  "most seconds between syncs of the checkpoint journal to disk (0 = after every task)")
+      ->check(seconds_up_to_an_hour())
+      ->capture_default_str();
   app->add_option("--dedup", c.dedup, "deduplication: auto (use symmetry breaking) or hash-set")
       ->check(CLI::IsMember({"auto", "hash-set"}))
-      ->default_str("auto");
+      ->capture_default_str();
   app->add_option("--dedup-memory", c.dedup_memory_mib, "memory limit of the hash set, MiB")
-      ->transform(whole_number() & CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+      ->transform(whole_number() & CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+      ->capture_default_str();
   app->add_flag("--quiet,-q", c.quiet, "no human summary or progress");
 }
 

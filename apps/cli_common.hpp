@@ -43,20 +43,23 @@ struct UsageError : magic::Error {
   using magic::Error::Error;
 };
 
+// The common options' values.  Their defaults are the library's
+// (magic::RunOptions), and --help prints them from here: no number is
+// written twice (docs/cli.md's table is checked against --help by a test).
 struct Common {
-  unsigned threads = 0;
-  int split_depth = -1;
+  unsigned threads = 0;  // 0: all cores
+  int split_depth = -1;  // -1: the runner's choice
   std::string json;
   std::string solutions = "none";
   std::string solutions_file;
   std::string shard = "0/1";
   std::string checkpoint;
-  double checkpoint_interval = 2.0;
+  double checkpoint_interval = magic::RunOptions{}.checkpoint_interval;
   std::string dedup = "auto";
   std::uint64_t limit = 0;
-  std::size_t dedup_memory_mib = 4096;
+  std::size_t dedup_memory_mib = magic::RunOptions{}.dedup_memory >> 20;
   bool no_adaptive = false;
-  std::uint64_t split_nodes = std::uint64_t{1} << 20;
+  std::uint64_t split_nodes = magic::RunOptions{}.split_nodes;
   bool quiet = false;
   std::string svg;  // only for problems with a picture (add_svg_option)
 };

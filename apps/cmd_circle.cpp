@@ -30,7 +30,7 @@ void add_circle(CLI::App& app, Action& action) {
   sub->add_option("--method", args->method,
                   std::string("exhaustive (no number theory) or multiplier (difference sets fixed by "
                               "the multipliers p | n-1; reaches n = 40)"))
-      ->default_str("exhaustive");
+      ->capture_default_str();
   add_common(sub, args->common, magic::split_levels("circle"));
   add_svg_option(sub, args->common);
   sub->callback([args, &action] {

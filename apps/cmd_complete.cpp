@@ -84,9 +84,9 @@ void add_complete(CLI::App& app, Action& action) {
       "complete", "fill the blanks (0) of a partly filled magic square of order 3..8: first completion, --count or --all");
   sub->add_option("input", args->input,
                   "grid FILE ('-' = stdin): CheckiO JSON [[2,7,6],[9,5,1],[4,3,0]] or one row of numbers per line")
-      ->default_str("-");
+      ->capture_default_str();
   sub->add_option("--kind", args->kind, "constraints: " + magic::field_values("complete", "kind"))
-      ->default_str("magic");
+      ->capture_default_str();
   CLI::Option* count = sub->add_flag("--count", args->count, "count every completion (none printed)");
   CLI::Option* all = sub->add_flag("--all", args->all, "output every completion");
   add_common(sub, args->common, magic::split_levels("complete"));

@@ -72,7 +72,7 @@ void add_reproduce(CLI::App& app, Action& action) {
   CLI::App* sub = app.add_subcommand(
       "reproduce", "rerun every result of the source documents and compare counts and times side by side");
   sub->add_option("--out", a->out, "directory for the per-problem JSON/SVG and report.json/report.md")
-      ->default_str("results");
+      ->capture_default_str();
   auto* quick = sub->add_flag("--quick")->description(
       "circles up to n=15, stars up to n=11, about 15 seconds on 2 cores (default)");
   sub->add_flag("--full", a->full, "also circles n=16 and 17, stars n=12 and 13, all 5x5 magic squares (about 1 minute), and the maenjin2 port at n=15")->excludes(quick);
@@ -84,14 +84,14 @@ void add_reproduce(CLI::App& app, Action& action) {
       ->excludes(none);
   sub->add_flag("--quiet,-q", a->quiet, "print only the final table");
   sub->add_flag("--records", a->records,
-                "check the record runs instead: rerun each whose run takes under 10 minutes here, add up each "
+                "check the record runs instead: rerun each whose run takes under --rerun-under seconds here, add up each "
                 "journal, verify listed solutions");
   sub->add_option("--records-dir", a->records_dir, "where the records are (one folder per count)")
-      ->default_str("data/records");
+      ->capture_default_str();
   sub->add_option("--rerun-under", a->rerun_under,
                   "with --records: rerun a record whose run would take fewer seconds than this here (its CPU "
                   "seconds / threads); 0 checks the saved files only")
-      ->default_str("600")
+      ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));
   sub->callback([a, &action] {
     action = [a]() -> int {

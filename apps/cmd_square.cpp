@@ -22,7 +22,7 @@ void add_square(CLI::App& app, Action& action) {
       ->required()
       ->transform(whole_number());
   sub->add_option("--kind", args->kind, "constraints: " + magic::field_values("square", "kind"))
-      ->default_str("magic");
+      ->capture_default_str();
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 8 orientations and keep the canonical ones, instead of symmetry breaking");
   sub->add_option("--center", args->center,

@@ -35,8 +35,8 @@ void add_star(CLI::App& app, Action& action) {
   CLI::App* sub = app.add_subcommand(
       "star", "count magic stars {n/2}: numbers on the 2n points, at least K of the n lines with one sum");
   sub->add_option("--n,-n", args->n, "points of the star, 5..24 (5 = pentagram, 6 = hexagram)")
-      ->default_str("5")
-      ->transform(whole_number());
+      ->transform(whole_number())
+      ->capture_default_str();
   auto* numbers = sub->add_option("--numbers", args->numbers,
                   "numbers to choose from: a range or list such as 1..12 or 1,2,4,5..9 (default 1..2n); "
                   "2n of them are placed")
@@ -49,7 +49,7 @@ void add_star(CLI::App& app, Action& action) {
                   "search: auto (chain for K = n, kept-lines for K < n), chain (all lines equal only), kept-lines "
                   "or partial-sums; all give the same result")
       ->check(CLI::IsMember({"auto", "chain", "kept-lines", "partial-sums"}))
-      ->default_str("auto");
+      ->capture_default_str();
   sub->add_flag("--all-orientations", args->all_orientations,
                 "enumerate all 2n orientations and keep the canonical ones, instead of symmetry breaking");
   add_common(sub, args->common,

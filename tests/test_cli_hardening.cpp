@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -439,6 +440,47 @@ TEST(ExitCodes, TheReadmeTableIsMainsTable) {
   EXPECT_EQ(run_cli("complete -q -", "[[1,2,0],[0,0,0],[0,0,0]]").code, 1);
   EXPECT_EQ(run_cli("square --order 0").code, 2);
   EXPECT_EQ(run_cli("--no-such-flag").code, 2);
+}
+
+// Issue 43 item 5: docs/cli.md's table of common options names the options
+// a search subcommand's --help gives, no more and no fewer, with the
+// defaults --help prints (which come from magic::RunOptions).
+TEST(Options, TheDocsTableIsTheHelp) {
+  const CliRun help = run_cli("circle --help");
+  ASSERT_EQ(help.code, 0);
+  std::map<std::string, std::string> in_help;  // flag -> default ("" if none is printed)
+  std::istringstream lines(help.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find("--");
+    if (line.rfind("  -", 0) != 0 || at == std::string::npos || at > 6) continue;
+    const auto end = line.find_first_of(" ,", at);
+    const std::string flag = line.substr(at, end - at);
+    const std::string head = line.substr(0, line.find("  ", at));  // the flag's column, not its help
+    const auto eq = head.rfind('=');
+    in_help[flag] = eq == std::string::npos ? "" : head.substr(eq + 1);
+  }
+  for (const char* own : {"--help", "--n", "--method", "--svg"}) EXPECT_EQ(in_help.erase(own), 1u) << own;
+
+  std::istringstream doc(slurp(fs::path(MAGIC_SOURCE_DIR) / "docs" / "cli.md"));
+  std::map<std::string, std::string> in_docs;  // flag -> its row
+  bool in_table = false;
+  for (std::string line; std::getline(doc, line);) {
+    if (line == "| option | meaning |") in_table = true;
+    else if (in_table && line.rfind("|", 0) != 0) break;
+    else if (in_table && line.rfind("| `--", 0) == 0) {
+      const auto end = line.find_first_of(" `", 3);
+      in_docs[line.substr(3, end - 3)] = line;
+    }
+  }
+  std::set<std::string> help_flags, doc_flags;
+  for (const auto& [flag, d] : in_help) help_flags.insert(flag);
+  for (const auto& [flag, row] : in_docs) doc_flags.insert(flag);
+  EXPECT_EQ(doc_flags, help_flags);
+  for (const auto& [flag, d] : in_help) {
+    if (d.empty() || !in_docs.count(flag)) continue;
+    EXPECT_NE(in_docs[flag].find("default " + d), std::string::npos) << flag << " prints default " << d << "; docs: " << in_docs[flag];
+  }
+  EXPECT_EQ(in_help.at("--split-nodes"), "1048576");
 }
 
 TEST_F(Hardening, TrailingDataAfterAGridIsRefused) {

@@ -13,6 +13,7 @@
 
 #include "cli_helpers.hpp"
 #include "magic/charts.hpp"
+#include "magic/process.hpp"
 #include "magic/reproduce.hpp"
 #include "magic/core/error.hpp"
 #include "magic/svg.hpp"
@@ -351,6 +352,26 @@ TEST(Reproduce, RowsWriteTheKeysThatJsonWrites) {
     EXPECT_EQ(ours.at("digest"), theirs.at("digest")) << id;
     EXPECT_EQ(keys(ours.at("run")), keys(theirs.at("run"))) << id;
   }
+}
+
+// Issue 43 item 7: the one way the reports start a program.
+TEST(Process, RunsWithoutAShellAndSaysHowItEnded) {
+  auto r = magic::run_process({"/bin/sh", "-c", "echo one; echo two >&2; exit 3"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(r.out, "one\n");  // stderr is not captured
+  r = magic::run_process({"/bin/sh", "-c", "kill -9 $$"});
+  EXPECT_EQ(r.code, 128 + 9);
+  const ScratchDir dir("process");
+  const auto log = (dir / "log").string();
+  r = magic::run_process({"/bin/sh", "-c", "echo out; echo err >&2"}, {log, true});
+  EXPECT_EQ(r.code, 0);
+  std::ifstream in(log);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_EQ(text, "out\nerr\n");
+  // An argument is one argument, whatever it holds: no shell reads it.
+  r = magic::run_process({"/bin/echo", "a b; rm -rf /x", "$HOME"});
+  EXPECT_EQ(r.out, "a b; rm -rf /x $HOME\n");
+  EXPECT_THROW(magic::run_process({(dir / "no-such-program").string()}), magic::IoError);
 }
 
 TEST(Svg, SquarePictureIsValidAndRenders) {

@@ -1,9 +1,5 @@
 #include "magic/records.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -19,6 +15,7 @@
 #include "magic/core/error.hpp"
 #include "magic/io.hpp"
 #include "magic/journal.hpp"
+#include "magic/process.hpp"
 #include "magic/result_file.hpp"
 #include "magic/task_record.hpp"
 
@@ -96,25 +93,6 @@ std::vector<std::string> rerun_args(const std::vector<std::string>& cmd, const s
   if (threads) out.insert(out.end(), {"--threads", std::to_string(threads)});
   out.insert(out.end(), {"--json", json, "-q"});
   return out;
-}
-
-int run_and_wait(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> copy = args;
-  std::vector<char*> argv;
-  for (auto& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid = -1;
-  const int err = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (err) throw IoError("cannot start " + args[0] + ": " + std::strerror(err));
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::string seconds_text(double s) {
@@ -278,7 +256,7 @@ class Checker {
                                        const std::string& what) {
     const fs::path stem = fs::path(opt_.out_dir) / (c_.name + suffix);
     const std::string json = stem.string() + ".json", log = stem.string() + ".log";
-    const int code = run_and_wait(rerun_args(cmd, opt_.self, json, opt_.threads), log);
+    const int code = run_process(rerun_args(cmd, opt_.self, json, opt_.threads), {log, true}).code;
     if (code != 0) {
       fail(what + " exited with " + std::to_string(code) + " (see " + log + ")");
       return std::nullopt;

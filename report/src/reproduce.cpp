@@ -10,9 +10,9 @@
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 
 #include "magic/io.hpp"
+#include "magic/process.hpp"
 #include "magic/spec.hpp"
 #include "magic/result.hpp"
 #include "magic/svg.hpp"
@@ -24,34 +24,30 @@ namespace {
 
 constexpr std::uint64_t kPictured = 4;  // solutions drawn per problem
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // Runs a baseline port; its last stdout line is {"count": N, "seconds": T}.
 nlohmann::json run_baseline(const std::string& dir, const nlohmann::json& b, const std::string& grid_file) {
   const std::string exe = (fs::path(dir) / ("baseline-" + b.at("program").get<std::string>())).string();
   if (!fs::exists(exe)) return {{"error", "not built: " + exe}};
-  std::string cmd = shell_quote(exe);
+  std::vector<std::string> argv{exe};
   std::string shown = "baseline-" + b.at("program").get<std::string>();
   for (const auto& a : b.at("args")) {
     std::string arg = a.get<std::string>();
     if (arg == "{grid_file}") arg = grid_file;
-    cmd += " " + shell_quote(arg);
+    argv.push_back(arg);
     shown += " " + (arg == grid_file ? fs::path(arg).filename().string() : arg);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  FILE* p = ::popen((cmd + " 2>/dev/null").c_str(), "r");
-  if (!p) return {{"error", "cannot start " + exe}};
-  std::string out, last;
-  std::array<char, 4096> buf;
-  while (std::fgets(buf.data(), buf.size(), p)) {
-    const std::string line = buf.data();
-    if (line.find_first_not_of(" \r\n") != std::string::npos) last = line;
+  ProcessResult ran;
+  try {
+    ran = run_process(argv);
+  } catch (const IoError& e) {
+    return {{"error", e.what()}};
   }
-  const int status = ::pclose(p);
+  const int status = ran.code;
+  std::string last;
+  std::istringstream lines(ran.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find_first_not_of(" \r") != std::string::npos) last = line;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json r{{"command", shown}, {"process_seconds", wall}};
   try {

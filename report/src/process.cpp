@@ -1,0 +1,72 @@
+#include "magic/process.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "magic/core/error.hpp"
+
+extern char** environ;
+
+namespace magic {
+namespace {
+
+// posix_spawn's file actions, released however the spawn ends.
+struct FileActions {
+  posix_spawn_file_actions_t fa;
+  FileActions() { posix_spawn_file_actions_init(&fa); }
+  ~FileActions() { posix_spawn_file_actions_destroy(&fa); }
+};
+
+std::string read_all(int fd) {
+  std::string out;
+  char buf[1 << 14];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& opt) {
+  if (argv.empty()) throw IoError("no program to start");
+  std::vector<std::string> copy = argv;
+  std::vector<char*> args;
+  for (auto& a : copy) args.push_back(a.data());
+  args.push_back(nullptr);
+
+  int pipe_fds[2] = {-1, -1};
+  const bool capture = opt.output_file.empty();
+  if (capture && ::pipe2(pipe_fds, O_CLOEXEC) != 0) throw IoError(std::string("cannot make a pipe: ") + std::strerror(errno));
+  FileActions fa;
+  posix_spawn_file_actions_addopen(&fa.fa, 0, "/dev/null", O_RDONLY, 0);
+  if (capture) posix_spawn_file_actions_adddup2(&fa.fa, pipe_fds[1], 1);
+  else posix_spawn_file_actions_addopen(&fa.fa, 1, opt.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (opt.stderr_too) posix_spawn_file_actions_adddup2(&fa.fa, 1, 2);
+  else posix_spawn_file_actions_addopen(&fa.fa, 2, "/dev/null", O_WRONLY, 0);
+
+  pid_t pid = -1;
+  const int err = posix_spawn(&pid, args[0], &fa.fa, nullptr, args.data(), environ);
+  ProcessResult r;
+  if (capture) {
+    ::close(pipe_fds[1]);
+    if (!err) r.out = read_all(pipe_fds[0]);
+    ::close(pipe_fds[0]);
+  }
+  if (err) throw IoError("cannot start " + argv[0] + ": " + std::strerror(err));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+}  // namespace magic
