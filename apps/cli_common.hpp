@@ -16,6 +16,7 @@
 #include "magic/core/error.hpp"
 #include "magic/result.hpp"
 #include "magic/core/shard.hpp"
+#include "magic/job.hpp"
 #include "magic/run_options.hpp"
 
 namespace cli {
@@ -98,9 +99,10 @@ struct Printer {
   std::function<int(const magic::RunResult&)> exit_code;
 };
 
-// Runs the problem the spec names (see magic/registry.hpp) with the common
-// options and reports the result; returns the exit code.
+// Runs the problem the spec names, or the Job made from it, with the
+// common options and reports the result; returns the exit code.
 int execute(const nlohmann::json& spec, const Common& c, const Printer& pr);
+int execute(const magic::Job& job, const Common& c, const Printer& pr);
 
 magic::RunOptions run_options(const Common& c, std::uint64_t want);
 magic::Shard parse_shard(const std::string& text);  // "i/m", strictly; a UsageError otherwise

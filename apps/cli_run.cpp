@@ -1,12 +1,12 @@
-// The one path every search subcommand takes: spec -> registry -> runner ->
-// JSON, summary and exit code.  It instantiates no problem type: the
-// library describes the spec (describe_spec) and runs it (run_spec).
+// The one path every search subcommand takes: spec -> Job (the one visit
+// of the spec) -> run -> JSON, summary and exit code.  It instantiates no
+// problem type.
 #include <iostream>
 #include <vector>
 
 #include "cli_common.hpp"
 #include "cluster.hpp"
-#include "magic/spec.hpp"
+#include "magic/job.hpp"
 
 namespace cli {
 namespace {
@@ -29,8 +29,8 @@ struct SolutionSink {
 };
 
 // The library's fields (one output contract), and the subcommand's own.
-nlohmann::json result_fields(const magic::SpecInfo& info, const magic::RunResult& r, const Printer& pr) {
-  nlohmann::json rest = magic::result_fields(info, r);
+nlohmann::json result_fields(const magic::Job& job, const magic::RunResult& r, const Printer& pr) {
+  nlohmann::json rest = job.result_fields(r);
   if (pr.extra.is_object()) rest.update(pr.extra);
   return rest;
 }
@@ -56,9 +56,9 @@ magic::RunOptions search_options(const Common& c, std::uint64_t want) {
 }
 
 // Ranks 1.. of magic-enum-mpi: solve what rank 0 hands out; rank 0 reports.
-int serve_spec(const nlohmann::json& spec, const Common& c) {
+int serve_job(const magic::Job& job, const Common& c) {
   install_signal_handlers();
-  cluster::serve(spec, search_options(c, solutions_wanted(c)));
+  cluster::serve(job, search_options(c, solutions_wanted(c)));
   return interrupt_flag().load() ? interrupt_exit_code() : kOk;
 }
 
@@ -68,12 +68,14 @@ struct ReleaseWorkers {
   ~ReleaseWorkers() { cluster::release_workers(); }
 };
 
-int execute_problem(const nlohmann::json& spec, const magic::SpecInfo& info, const Common& c, const Printer& pr) {
-  if (!cluster::primary()) return serve_spec(spec, c);
+}  // namespace
+
+int execute(const magic::Job& job, const Common& c, const Printer& pr) {
+  if (!cluster::primary()) return serve_job(job, c);
   const ReleaseWorkers release;
   const std::uint64_t want = solutions_wanted(c);
   check_outputs(c);
-  const nlohmann::json& problem = info.problem;
+  const nlohmann::json& problem = job.problem();
   magic::ResultWriter out(c.json, c.solutions_file, want > 0 && !c.json.empty());
   out.begin(problem);
 
@@ -85,9 +87,9 @@ int execute_problem(const nlohmann::json& spec, const magic::SpecInfo& info, con
     if (!c.quiet) std::cerr << "resuming from " << c.checkpoint << " (" << tasks << " tasks done)\n";
   };
   install_signal_handlers();
-  const magic::RunResult r = cluster::run(spec, ro);
+  const magic::RunResult r = cluster::run(job, ro);
   if (ro.on_progress) end_progress();
-  const nlohmann::json fields = result_fields(info, r, pr);
+  const nlohmann::json fields = result_fields(job, r, pr);
   const FinalWrite held_signals;
   if (r.interrupted) {
     out.finish(fields);
@@ -97,14 +99,12 @@ int execute_problem(const nlohmann::json& spec, const magic::SpecInfo& info, con
   if (!c.svg.empty()) write_svg(c.svg, problem, sink.pictured);
   out.finish(fields);
   if (summary_on_stdout(c))
-    print_summary(std::cout, problem, r, magic::by_key_name(problem));
+    print_summary(std::cout, problem, r, job.by_key_name());
   return pr.exit_code ? pr.exit_code(r) : kOk;
 }
 
-}  // namespace
-
 int execute(const nlohmann::json& spec, const Common& c, const Printer& pr) {
-  return execute_problem(spec, magic::describe_spec(spec), c, pr);
+  return execute(magic::Job::make(spec), c, pr);
 }
 
 }  // namespace cli

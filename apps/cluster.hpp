@@ -5,7 +5,7 @@
 // place they differ.
 #include <CLI/CLI.hpp>
 
-#include "magic/spec.hpp"
+#include "magic/job.hpp"
 
 namespace cli::cluster {
 
@@ -30,9 +30,9 @@ void release_workers();
 
 // Rank 0: the coordinator here, and worker 0 on a thread beside it (its
 // wire to the coordinator is a LoopbackWire, to ranks 1.. MPI).
-magic::RunResult run(const nlohmann::json& spec, const magic::RunOptions& ro);
+magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro);
 // Ranks 1..: a worker until the coordinator says there is no more.
-void serve(const nlohmann::json& spec, const magic::RunOptions& ro);
+void serve(const magic::Job& job, const magic::RunOptions& ro);
 #else
 inline constexpr bool kAcrossRanks = false;
 struct Job {
@@ -41,10 +41,8 @@ struct Job {
 inline int rank() { return 0; }
 inline bool primary() { return true; }
 inline void release_workers() {}
-inline magic::RunResult run(const nlohmann::json& spec, const magic::RunOptions& ro) {
-  return magic::run_spec(spec, ro).result;
-}
-inline void serve(const nlohmann::json&, const magic::RunOptions&) {}
+inline magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro) { return job.run(ro); }
+inline void serve(const magic::Job&, const magic::RunOptions&) {}
 #endif
 
 // The subcommands that search, and so run on every rank; the others

@@ -63,7 +63,8 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
   const std::string grid = read_input(a.input);
   const nlohmann::json spec{
       {"name", "complete"}, {"grid", grid}, {"kind", a.kind}, {"mode", c.limit == 0 ? "count" : "first"}};
-  const std::string impossible = magic::no_solution_reason(spec);  // and a bad grid is refused here
+  const magic::Job job = magic::Job::make(spec);  // a bad grid is refused here
+  const std::string impossible = job.no_solution_reason();
 
   Printer pr;
   pr.human_solution = print_grid;
@@ -75,7 +76,7 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
               << "\n";
     return kNoSolution;
   };
-  return execute(spec, c, pr);
+  return execute(job, c, pr);
 }
 
 void add_complete(CLI::App& app, Action& action) {

@@ -315,3 +315,39 @@ TEST(ClusterWire, RecordsCrossTheWireIntact) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 43 item 1: a Job is made once from its spec and answers everything
+// a run asks: its description, its by-key name, its runs in this process
+// and across ranks, all with the counts the spec-level calls give.
+TEST(Job, OneJobAnswersWhatItsSpecWouldAndRunsAsOftenAsAsked) {
+  const nlohmann::json spec{{"name", "star"}, {"n", 8}};
+  const magic::Job job = magic::Job::make(spec);
+  EXPECT_EQ(job.problem(), magic::describe_spec(spec).problem);
+  EXPECT_EQ(job.by_key_name(), "by_sum");
+  EXPECT_EQ(job.no_solution_reason(), "");
+  const RunResult once = magic::run_spec(spec, {.threads = 1}).result;
+  for (const RunOptions& ro : {RunOptions{.threads = 1}, RunOptions{.threads = 2, .split_depth = 3}}) {
+    const RunResult r = job.run(ro);
+    EXPECT_EQ(r.unique, once.unique);
+    EXPECT_EQ(r.digest, once.digest);
+  }
+  const RunResult across = magic::run_loopback(job, {.threads = 1}, 2);
+  EXPECT_EQ(across.unique, once.unique);
+  EXPECT_EQ(across.digest, once.digest);
+  EXPECT_EQ(job.result_fields(once).at("counts"), magic::result_fields(magic::describe_spec(spec), once).at("counts"));
+
+  // A completion's defaults and its no-solution reason come with its Job.
+  const magic::Job first = magic::Job::make(
+      {{"name", "complete"}, {"grid", "[[2,7,6],[9,5,1],[4,3,0]]"}, {"kind", "magic"}, {"mode", "first"}});
+  EXPECT_EQ(first.run({.threads = 1}).exhaustive, false);  // stop_after 1: the spec's default
+  const magic::Job impossible = magic::Job::make(
+      {{"name", "complete"}, {"grid", "[[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0]]"},
+       {"kind", "pandiagonal"}, {"mode", "count"}});
+  EXPECT_NE(impossible.no_solution_reason(), "");
+  EXPECT_THROW(magic::Job::make({{"name", "star"}, {"n", 3}}), magic::SpecError);
+  EXPECT_THROW(magic::Job::make({{"name", "nothing"}}), magic::SpecError);
+}
+
+}  // namespace

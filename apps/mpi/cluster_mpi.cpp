@@ -149,20 +149,20 @@ Job::~Job() { MPI_Finalize(); }
 int rank() { return g_rank; }
 int ranks() { return g_ranks; }
 
-magic::RunResult run(const nlohmann::json& spec, const magic::RunOptions& ro) {
+magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro) {
   g_coordinator_ran = true;
   // Rank 0 is worker 0 too, on a thread, with the coordinator on this one.
   return magic::run_on_loopback(
-      1, [&](magic::WorkerWire& w0) { magic::run_spec_worker(spec, ro, w0); },
+      1, [&](magic::WorkerWire& w0) { job.serve(ro, w0); },
       [&](magic::CoordinatorWire& local) {
         CoordinatorEnd wire(local);
-        return magic::run_spec_coordinator(spec, ro, wire);
+        return job.coordinate(ro, wire);
       });
 }
 
-void serve(const nlohmann::json& spec, const magic::RunOptions& ro) {
+void serve(const magic::Job& job, const magic::RunOptions& ro) {
   WorkerEnd wire;
-  magic::run_spec_worker(spec, ro, wire);
+  job.serve(ro, wire);
 }
 
 void release_workers() {

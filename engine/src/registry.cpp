@@ -1,19 +1,17 @@
 #include "magic/registry.hpp"
 
+#include "magic/job.hpp"
 #include "magic/result.hpp"
+#include "magic/runner.hpp"
 #include "run_family.hpp"
 
 namespace magic {
 
 namespace detail {
-extern template SpecRun run_family<SquareFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecRun run_family<StarFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecRun run_family<CircleFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecRun run_family<CompleteFamily>(const nlohmann::json&, const RunOptions&);
-extern template SpecInfo describe_family<SquareFamily>(const nlohmann::json&);
-extern template SpecInfo describe_family<StarFamily>(const nlohmann::json&);
-extern template SpecInfo describe_family<CircleFamily>(const nlohmann::json&);
-extern template SpecInfo describe_family<CompleteFamily>(const nlohmann::json&);
+MAGIC_JOB_FAMILY_AS(extern, SquareFamily)
+MAGIC_JOB_FAMILY_AS(extern, StarFamily)
+MAGIC_JOB_FAMILY_AS(extern, CircleFamily)
+MAGIC_JOB_FAMILY_AS(extern, CompleteFamily)
 }  // namespace detail
 
 std::string by_key_name(const nlohmann::json& problem) {
@@ -75,13 +73,6 @@ bool is_field_value(const std::string& family, const std::string& field, const s
   return out;
 }
 
-std::string no_solution_reason(const nlohmann::json& spec) {
-  std::string out;
-  with_spec_family(spec, [&](auto fam) {
-    if constexpr (requires { decltype(fam)::no_solution_reason(spec); }) out = decltype(fam)::no_solution_reason(spec);
-  });
-  return out;
-}
 
 nlohmann::json result_fields(const SpecInfo& info, const RunResult& r) {
   nlohmann::json out{{"counts", counts_json(r, by_key_name(info.problem))},
@@ -93,12 +84,42 @@ nlohmann::json result_fields(const SpecInfo& info, const RunResult& r) {
   return out;
 }
 
-SpecInfo describe_spec(const nlohmann::json& spec) {
-  return with_spec_family(spec, [&](auto fam) { return detail::describe_family<decltype(fam)>(spec); });
+Job Job::make(const nlohmann::json& spec) {
+  std::unique_ptr<detail::JobCore> core =
+      with_spec_family(spec, [&](auto fam) { return detail::job_family<decltype(fam)>(spec); });
+  core->by_key_name = magic::by_key_name(core->info.problem);
+  core->stop_after = default_stop_after(spec);
+  return Job(std::move(core));
 }
 
-SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
-  return with_spec_family(spec, [&](auto fam) { return detail::run_family<decltype(fam)>(spec, ro); });
+Job::Job(std::unique_ptr<detail::JobCore> core) : core_(std::move(core)) {}
+Job::~Job() = default;
+Job::Job(Job&&) noexcept = default;
+Job& Job::operator=(Job&&) noexcept = default;
+
+const SpecInfo& Job::info() const { return core_->info; }
+const std::string& Job::by_key_name() const { return core_->by_key_name; }
+const std::string& Job::no_solution_reason() const { return core_->no_solution_reason; }
+
+RunResult Job::run(const RunOptions& ro) const { return magic::run(core_->problem(), with_defaults(ro)); }
+
+RunOptions Job::with_defaults(const RunOptions& ro) const {
+  RunOptions o = ro;
+  if (o.stop_after == 0) o.stop_after = core_->stop_after;
+  return o;
 }
+
+const AnyProblem& Job::problem_face() const { return core_->problem(); }
+
+nlohmann::json Job::result_fields(const RunResult& r) const { return magic::result_fields(info(), r); }
+
+SpecInfo describe_spec(const nlohmann::json& spec) { return Job::make(spec).info(); }
+
+SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
+  const Job job = Job::make(spec);
+  return SpecRun{job.problem(), job.run(ro), job.info().extra};
+}
+
+std::string no_solution_reason(const nlohmann::json& spec) { return Job::make(spec).no_solution_reason(); }
 
 }  // namespace magic

@@ -1,4 +1,4 @@
-// run_spec and describe_spec for the circle problems, and the runner for each
+// Jobs (run_spec, describe_spec) of the circle problems, and the runner for each
 // (see run_family.hpp).
 #include "magic/circle.hpp"
 #include "run_family.hpp"
@@ -9,6 +9,5 @@ MAGIC_RUN_AS(, CircleMultiplierProblem)
 }  // namespace magic
 
 namespace magic::detail {
-template SpecRun run_family<CircleFamily>(const nlohmann::json&, const RunOptions&);
-template SpecInfo describe_family<CircleFamily>(const nlohmann::json&);
+MAGIC_JOB_FAMILY_AS(, CircleFamily)
 }  // namespace magic::detail

@@ -1,23 +1,21 @@
 #pragma once
-// The dispatch from a spec to a run, one file per family
+// The dispatch from a spec to a Job, one file per family
 // (run_<family>.cpp).  The searches (each type's walks and its erased face)
 // are most of the build's compile time: they are compiled once, in those
 // files and, for the star's sizes, in run_star_<first size>.cpp, which a
 // parallel build puts on different cores.  The extern declarations keep
 // every other file from compiling them again.  The engine around them is
-// compiled once for every type (runner.cpp); so is the cluster's
-// (cluster/cluster.cpp), whose dispatch is cluster/cluster_family.hpp.
-#include "magic/runner.hpp"
+// compiled once for every type (runner.cpp), and so is the cluster's
+// (cluster/cluster.cpp): a Job hands both the same erased problem.
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "magic/core/any_problem.hpp"
+#include "magic/job.hpp"
 #include "magic/spec.hpp"
 
 namespace magic::detail {
-
-// The options with the spec's defaults (see default_stop_after).
-inline RunOptions with_spec_defaults(const nlohmann::json& spec, const RunOptions& ro) {
-  RunOptions o = ro;
-  if (o.stop_after == 0) o.stop_after = default_stop_after(spec);
-  return o;
-}
 
 // The fields a problem adds to its result file (SpecInfo::extra).
 template <class P>
@@ -26,17 +24,39 @@ nlohmann::json extra_of(const P& p) {
   else return nlohmann::json::object();
 }
 
+// What a Job holds: its problem behind the engine's face, and what it
+// answers without running.
+struct JobCore {
+  virtual ~JobCore() = default;
+  virtual const AnyProblem& problem() const = 0;
+  SpecInfo info;
+  std::string by_key_name;
+  std::string no_solution_reason;
+  std::uint64_t stop_after = 0;  // the spec's default (default_stop_after)
+};
+
+// The concrete problem, owned, and its erased face.
+template <Problem P>
+struct HeldProblem final : JobCore {
+  explicit HeldProblem(const P& p) : held(p), face(held) {}
+  const AnyProblem& problem() const override { return face; }
+  P held;
+  Erased<P> face;
+};
+
+// The one visit of a spec: the family builds its problem, the Job keeps it.
 template <class Fam>
-SpecRun run_family(const nlohmann::json& spec, const RunOptions& ro) {
-  return Fam::visit(spec, [&](const auto& p) {
-    return SpecRun{p.describe(), run(p, with_spec_defaults(spec, ro)), extra_of(p)};
+std::unique_ptr<JobCore> job_family(const nlohmann::json& spec) {
+  std::unique_ptr<JobCore> job = Fam::visit(spec, [](const auto& p) -> std::unique_ptr<JobCore> {
+    auto held = std::make_unique<HeldProblem<std::remove_cvref_t<decltype(p)>>>(p);
+    held->info = SpecInfo{p.describe(), extra_of(p)};
+    return held;
   });
+  if constexpr (requires { Fam::no_solution_reason(spec); }) job->no_solution_reason = Fam::no_solution_reason(spec);
+  return job;
 }
 
-template <class Fam>
-SpecInfo describe_family(const nlohmann::json& spec) {
-  return Fam::visit(spec, [](const auto& p) { return SpecInfo{p.describe(), extra_of(p)}; });
-}
+#define MAGIC_JOB_FAMILY_AS(PREFIX, Fam) PREFIX template std::unique_ptr<JobCore> job_family<Fam>(const nlohmann::json&);
 
 }  // namespace magic::detail
 

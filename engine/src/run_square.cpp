@@ -1,11 +1,10 @@
-// run_spec and describe_spec for the square problems, and the runner for
+// Jobs (run_spec, describe_spec) of the square problems, and the runner for
 // each of its instances (see run_family.hpp).
 #include "magic/square.hpp"
 #include "run_family.hpp"
 
 namespace magic::detail {
-template SpecRun run_family<SquareFamily>(const nlohmann::json&, const RunOptions&);
-template SpecInfo describe_family<SquareFamily>(const nlohmann::json&);
+MAGIC_JOB_FAMILY_AS(, SquareFamily)
 }  // namespace magic::detail
 
 namespace magic {

@@ -1,8 +1,7 @@
-// run_spec and describe_spec for the star problems (see run_family.hpp).
+// Jobs (run_spec, describe_spec) of the star problems (see run_family.hpp).
 #include "magic/star.hpp"
 #include "run_family.hpp"
 
 namespace magic::detail {
-template SpecRun run_family<StarFamily>(const nlohmann::json&, const RunOptions&);
-template SpecInfo describe_family<StarFamily>(const nlohmann::json&);
+MAGIC_JOB_FAMILY_AS(, StarFamily)
 }  // namespace magic::detail

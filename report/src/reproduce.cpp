@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "magic/io.hpp"
+#include "magic/job.hpp"
 #include "magic/process.hpp"
 #include "magic/spec.hpp"
 #include "magic/result.hpp"
@@ -170,14 +171,13 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     ro.solutions = kPictured;
     std::vector<nlohmann::json> sols;
     ro.on_solution = [&](const nlohmann::json& s) { sols.push_back(s); };
-    const SpecRun run = run_spec(row.at("spec"), ro);
+    const Job job = Job::make(row.at("spec"));  // the row's one visit of its spec
+    const RunResult r = job.run(ro);
     stop_if_asked();  // a stopped run's counts are no row's counts
-    const RunResult& r = run.result;
-    const std::string key_name = by_key_name(run.problem);
-    const nlohmann::json counts = counts_json(r, key_name);
+    const nlohmann::json counts = counts_json(r, job.by_key_name());
 
-    nlohmann::json result{{"problem", run.problem}, {"solutions", sols}};
-    result.update(result_fields({run.problem, run.extra}, r));  // as --json writes it
+    nlohmann::json result{{"problem", job.problem()}, {"solutions", sols}};
+    result.update(job.result_fields(r));  // as --json writes it
     {
       AtomicFile f((fs::path(opt.out_dir) / (id + ".json")).string());
       f.write(result.dump(2) + "\n");
@@ -187,7 +187,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     if (!sols.empty()) {
       svg_file = id + ".svg";
       AtomicFile f((fs::path(opt.out_dir) / svg_file).string());
-      f.write(render_svg(run.problem, sols));
+      f.write(render_svg(job.problem(), sols));
       f.commit();
     }
 
@@ -195,7 +195,7 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
       RunOptions again;
       again.threads = opt.threads;
       again.interrupt = opt.interrupt;
-      const double wall = run_spec(row.at("spec"), again).result.wall_seconds;
+      const double wall = job.run(again).wall_seconds;
       stop_if_asked();
       return wall;
     });

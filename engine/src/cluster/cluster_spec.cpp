@@ -1,30 +1,34 @@
+// A Job's run across ranks: the coordinator and the worker are compiled
+// once for every problem (cluster.cpp), over the Job's erased problem.
 #include "magic/cluster_spec.hpp"
 
-#include "cluster_family.hpp"
-#include "magic/registry.hpp"
+#include "magic/cluster.hpp"
+#include "magic/job.hpp"
 
 namespace magic {
 
-namespace detail {
-MAGIC_CLUSTER_FAMILY_AS(extern, SquareFamily)
-MAGIC_CLUSTER_FAMILY_AS(extern, StarFamily)
-MAGIC_CLUSTER_FAMILY_AS(extern, CircleFamily)
-MAGIC_CLUSTER_FAMILY_AS(extern, CompleteFamily)
-}  // namespace detail
+RunResult Job::coordinate(const RunOptions& ro, CoordinatorWire& wire) const {
+  return run_coordinator(problem_face(), with_defaults(ro), wire);
+}
+
+void Job::serve(const RunOptions& ro, WorkerWire& wire) const { run_worker(problem_face(), with_defaults(ro), wire); }
 
 RunResult run_spec_coordinator(const nlohmann::json& spec, const RunOptions& opt, CoordinatorWire& wire) {
-  return with_spec_family(spec,
-                          [&](auto fam) { return detail::coordinate_family<decltype(fam)>(spec, opt, wire); });
+  return Job::make(spec).coordinate(opt, wire);
 }
 
 void run_spec_worker(const nlohmann::json& spec, const RunOptions& opt, WorkerWire& wire) {
-  with_spec_family(spec, [&](auto fam) { detail::work_family<decltype(fam)>(spec, opt, wire); });
+  Job::make(spec).serve(opt, wire);
+}
+
+RunResult run_loopback(const Job& job, const RunOptions& opt, int workers) {
+  return run_on_loopback(
+      workers, [&](WorkerWire& wire) { job.serve(opt, wire); },
+      [&](CoordinatorWire& wire) { return job.coordinate(opt, wire); });
 }
 
 RunResult run_spec_loopback(const nlohmann::json& spec, const RunOptions& opt, int workers) {
-  return run_on_loopback(
-      workers, [&](WorkerWire& wire) { run_spec_worker(spec, opt, wire); },
-      [&](CoordinatorWire& wire) { return run_spec_coordinator(spec, opt, wire); });
+  return run_loopback(Job::make(spec), opt, workers);
 }
 
 }  // namespace magic

@@ -1,0 +1,58 @@
+#pragma once
+// A problem made once from its spec, and everything a caller asks of it.
+// The registry visits the spec once, in Job::make, and keeps the concrete
+// problem behind the engine's erased face; the CLI, reproduce and the
+// cluster then ask the Job, never the spec again.
+//
+//   spec --make--> Job: info (problem, extra), by_key_name,
+//                       no_solution_reason, run, result_fields,
+//                       coordinate / serve (a run across ranks)
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "magic/cluster_wire.hpp"
+#include "magic/run_options.hpp"
+#include "magic/spec.hpp"
+
+namespace magic {
+
+class AnyProblem;  // the engine's face of a problem (private)
+namespace detail {
+struct JobCore;  // the problem, erased (engine/src/run_family.hpp)
+}
+
+class Job {
+ public:
+  // Throws SpecError for an unknown or malformed spec.
+  static Job make(const nlohmann::json& spec);
+  ~Job();
+  Job(Job&&) noexcept;
+  Job& operator=(Job&&) noexcept;
+
+  const SpecInfo& info() const;
+  const nlohmann::json& problem() const { return info().problem; }
+  const std::string& by_key_name() const;  // "" if the problem has none
+  // See magic::no_solution_reason (spec.hpp).
+  const std::string& no_solution_reason() const;
+
+  // In this process, with the spec's defaults (default_stop_after).
+  RunResult run(const RunOptions& ro) const;
+  // See magic::result_fields.
+  nlohmann::json result_fields(const RunResult& r) const;
+
+  // Across ranks (magic_cluster, magic/cluster_spec.hpp): the coordinator's
+  // side, and a worker's until the coordinator says there is no more.
+  RunResult coordinate(const RunOptions& ro, CoordinatorWire& wire) const;
+  void serve(const RunOptions& ro, WorkerWire& wire) const;
+
+ private:
+  explicit Job(std::unique_ptr<detail::JobCore> core);
+  RunOptions with_defaults(const RunOptions& ro) const;
+  const AnyProblem& problem_face() const;
+
+  std::unique_ptr<detail::JobCore> core_;
+};
+
+}  // namespace magic
