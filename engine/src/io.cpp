@@ -49,20 +49,6 @@ void remove_stale_temps(const std::filesystem::path& target) {
   }
 }
 
-// write(2) until all is written; false on an error other than EINTR.
-bool write_all(int fd, const std::string& text) {
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 // The mode of the file being replaced, or the default of a new file.
 mode_t new_file_mode(const std::string& target) {
   struct stat st {};
@@ -85,6 +71,17 @@ std::string resolve_links(const std::string& path) {
     p = to.is_absolute() ? to : p.parent_path() / to;
   }
   return p.string();
+}
+
+std::size_t write_all(int fd, std::string_view text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
 }
 
 std::string real_path(const std::string& path) {
@@ -154,7 +151,7 @@ void AtomicFile::commit() {
   if (stdout_) {
     // Straight to the descriptor, resumed after a signal: stdio gives up on
     // EINTR, which would leave half a document on a slow pipe.
-    if (std::fflush(f_) != 0 || !write_all(::fileno(f_), held_))
+    if (std::fflush(f_) != 0 || write_all(::fileno(f_), held_) != held_.size())
       throw IoError("write to standard output failed: " + std::string(std::strerror(errno)));
     held_.clear();
     committed_ = true;

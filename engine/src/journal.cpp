@@ -399,18 +399,9 @@ void Journal::flush() {
 }
 
 void Journal::write_pending() {
-  const char* p = pending_.data();
-  std::size_t left = pending_.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd_, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
-    size_ += static_cast<std::uint64_t>(n);
-  }
+  const std::size_t written = write_all(fd_, pending_);
+  size_ += written;
+  if (written != pending_.size()) throw IoError("cannot write checkpoint " + path_ + ": " + errno_text());
   pending_.clear();
   if (::fsync(fd_) != 0) throw IoError("cannot sync checkpoint " + path_ + ": " + errno_text());
 }

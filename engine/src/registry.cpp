@@ -44,7 +44,7 @@ namespace {
 // f(family) for the family named `name`; SpecError when there is none.
 template <class F>
 void with_named_family(const std::string& name, F&& f) {
-  if (!with_family(name, f)) throw SpecError("unknown problem '" + name + "' (use square, star, circle or complete)");
+  if (!with_family(name, f)) throw unknown_problem(name);
 }
 }  // namespace
 
@@ -72,7 +72,6 @@ bool is_field_value(const std::string& family, const std::string& field, const s
   });
   return out;
 }
-
 
 nlohmann::json result_fields(const SpecInfo& info, const RunResult& r) {
   nlohmann::json out{{"counts", counts_json(r, by_key_name(info.problem))},
@@ -117,9 +116,7 @@ SpecInfo describe_spec(const nlohmann::json& spec) { return Job::make(spec).info
 
 SpecRun run_spec(const nlohmann::json& spec, const RunOptions& ro) {
   const Job job = Job::make(spec);
-  return SpecRun{job.problem(), job.run(ro), job.info().extra};
+  return SpecRun{job.problem(), job.run(ro)};
 }
-
-std::string no_solution_reason(const nlohmann::json& spec) { return Job::make(spec).no_solution_reason(); }
 
 }  // namespace magic

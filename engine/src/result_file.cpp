@@ -126,6 +126,12 @@ ShardResult read_result(const std::string& path) { return parse_result(read_file
 
 namespace {
 
+// A string of a shard's run block, `none` when it has none.
+std::string run_string(const ShardResult& s, const char* key, const char* none) {
+  const auto it = s.run.find(key);
+  return it != s.run.end() && it->is_string() ? it->get<std::string>() : none;
+}
+
 // Every shard belongs to the first one's run: same problem, split, tasks, version.
 void check_same_run(const std::vector<ShardResult>& shards) {
   const ShardResult& a = shards.front();
@@ -142,11 +148,8 @@ void check_same_run(const std::vector<ShardResult>& shards) {
     if (b.version != a.version) differ("engine version", a.version, b.version);
     // Another revision of the search cuts other tasks: shard i/m would
     // cover other parts of the tree.
-    const auto search = [](const ShardResult& s) {
-      const auto it = s.run.find("search");
-      return it != s.run.end() && it->is_string() ? it->get<std::string>() : std::string("none");
-    };
-    if (search(b) != search(a)) differ("search", search(a), search(b));
+    if (run_string(b, "search", "none") != run_string(a, "search", "none"))
+      differ("search", run_string(a, "search", "none"), run_string(b, "search", "none"));
     if (b.dedup != a.dedup) differ("dedup", a.dedup, b.dedup);
     if (b.has_total != a.has_total) differ("counts", "with total", "without total");
   }
@@ -178,11 +181,6 @@ bool check_coverage(const std::vector<ShardResult>& shards, bool partial) {
   return complete;
 }
 
-// A string of a shard's run block, `none` when it has none.
-std::string run_string(const ShardResult& s, const char* key, const char* none) {
-  const auto it = s.run.find(key);
-  return it != s.run.end() && it->is_string() ? it->get<std::string>() : none;
-}
 // The commit a shard's binary was built from (kNoSource when it names none).
 constexpr const char* kNoSource = "unknown";
 std::string source_of(const ShardResult& s) { return run_string(s, "source", kNoSource); }

@@ -23,6 +23,9 @@ std::string real_path(const std::string& path);
 // Whether two paths name one file: the same device and inode when both
 // exist (hard links too), else the same real_path.
 bool same_file(const std::string& a, const std::string& b);
+// write(2) until all of `text` is written, resumed after a signal (EINTR);
+// the bytes written, fewer than text.size() on an error (errno says which).
+std::size_t write_all(int fd, std::string_view text);
 
 class AtomicFile {
  public:

@@ -34,7 +34,8 @@ class Job {
   const SpecInfo& info() const;
   const nlohmann::json& problem() const { return info().problem; }
   const std::string& by_key_name() const;  // "" if the problem has none
-  // See magic::no_solution_reason (spec.hpp).
+  // Why the problem can have no solution whatever the search finds (a
+  // completion of a kind with no square of that order), "" when it may.
   const std::string& no_solution_reason() const;
 
   // In this process, with the spec's defaults (default_stop_after).

@@ -31,10 +31,6 @@ std::uint64_t default_stop_after(const nlohmann::json& spec);
 std::string split_levels(const std::string& family);
 std::string field_values(const std::string& family, const std::string& field);
 bool is_field_value(const std::string& family, const std::string& field, const std::string& value);
-// Why the spec can have no solution whatever the search finds (a
-// completion of a kind with no square of that order), "" when it may have
-// one.  Throws SpecError for a malformed spec, as describe_spec does.
-std::string no_solution_reason(const nlohmann::json& spec);
 
 // What a spec names, without running it: the problem's own description and
 // the fields its result file adds (an object, maybe empty).  Like run_spec,
@@ -49,7 +45,6 @@ SpecInfo describe_spec(const nlohmann::json& spec);
 struct SpecRun {
   nlohmann::json problem;  // the problem's own description (echo)
   RunResult result;
-  nlohmann::json extra;    // as SpecInfo::extra
 };
 
 // A result file's fields after "problem" and "solutions" (which stream

@@ -28,6 +28,10 @@ namespace magic {
 
 using Families = std::tuple<SquareFamily, StarFamily, CircleFamily, CompleteFamily>;
 
+inline SpecError unknown_problem(const std::string& name) {
+  return SpecError("unknown problem '" + name + "' (use square, star, circle or complete)");
+}
+
 // Calls f(family) with the family named `name`; false if there is none.
 template <class F>
 bool with_family(const std::string& name, F&& f) {
@@ -44,12 +48,11 @@ auto with_spec_family(const nlohmann::json& spec, F&& f) {
   if (!spec.is_object() || !spec.contains("name") || !spec.at("name").is_string())
     throw SpecError("a problem spec is an object with a \"name\", got " + spec.dump());
   const std::string name = spec.at("name").get<std::string>();
-  const auto unknown = [&] { return SpecError("unknown problem '" + name + "' (use square, star, circle or complete)"); };
   if constexpr (std::is_void_v<R>) {
-    if (!with_family(name, [&](auto fam) { f(fam); })) throw unknown();
+    if (!with_family(name, [&](auto fam) { f(fam); })) throw unknown_problem(name);
   } else {
     std::optional<R> out;
-    if (!with_family(name, [&](auto fam) { out.emplace(f(fam)); })) throw unknown();
+    if (!with_family(name, [&](auto fam) { out.emplace(f(fam)); })) throw unknown_problem(name);
     return R(std::move(*out));
   }
 }
