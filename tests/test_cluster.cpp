@@ -107,7 +107,7 @@ TEST_P(Cluster, SameResultForSplitDepthsChunksShardsAndForcedSplits) {
   expect_same(across(spec, {.threads = 2, .split_depth = 2, .task_chunk = 7}, 3).r,
               local(spec, {.threads = 1, .split_depth = 2}).r, "depth 2, chunks of 7");
   RunOptions forced{.threads = 2, .split_depth = 0};
-  forced.split_nodes = 50;
+  forced.split_nodes = 300;
   forced.split_always = true;
   expect_same(across(spec, forced, 2).r, local(spec, {.threads = 1, .split_depth = 0}).r, "depth 0, forced splits");
   const RunResult whole = local(spec, {}).r;
@@ -119,6 +119,26 @@ TEST_P(Cluster, SameResultForSplitDepthsChunksShardsAndForcedSplits) {
   }
   EXPECT_EQ(sum.digest, whole.digest);
   EXPECT_EQ(sum.unique, whole.unique);
+}
+
+// Pieces cross ranks: with forced splits every other piece goes to the
+// coordinator, any rank solves it (and may split it again, across ranks),
+// and the coordinator splices it back into its task.  The counts, the
+// nodes and the solution stream stay those of one process.
+TEST_P(Cluster, PiecesThatCrossRanksLeaveResultAndSolutionsUnchanged) {
+  const auto& spec = GetParam().spec;
+  const Stream ref = local(spec, {.threads = 1, .split_depth = 0}, 60);
+  for (unsigned threads : {1u, 2u}) {
+    RunOptions forced{.threads = threads, .split_depth = 0};
+    forced.split_nodes = 1000;
+    forced.split_always = true;
+    const std::string what = "3 workers x " + std::to_string(threads) + " threads, forced splits";
+    const Stream s = across(spec, forced, 3, 60);
+    expect_same(s.r, ref.r, what);
+    EXPECT_EQ(s.solutions, ref.solutions) << what;
+    ASSERT_TRUE(s.r.cluster);
+    EXPECT_GT(s.r.cluster->pieces_shared, 0u) << what;
+  }
 }
 
 // Stopped part-way through its journal, a run across ranks resumes in one

@@ -36,6 +36,7 @@ nlohmann::json cluster_json(const ClusterStats& c) {
           {"per_rank", ranks},
           {"messages", c.messages},
           {"bytes", c.bytes},
+          {"pieces_shared", c.pieces_shared},
           {"coordinator_cpu_seconds", c.coordinator_cpu_seconds}};
 }
 

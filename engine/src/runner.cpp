@@ -126,7 +126,7 @@ std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task
     });
   };
   auto ctx = team.p.context(team.merger.emit_policy(), team.merger.halt(), team.opt.interrupt,
-                            TaskCore::Splitting{team.split, &team.gauge, spawn});
+                            TaskCore::Splitting{team.split, &team.gauge, spawn, team.send_away});
   const double c0 = thread_cpu_seconds();
   try {
     team.p.solve(task, *ctx);
@@ -137,12 +137,12 @@ std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task
   }
   ctx->record.nodes = ctx->nodes;
   ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+  std::vector<std::unique_ptr<TaskCore>> done;
   if (pieces) {
     pieces->group.wait();
-    std::vector<std::unique_ptr<TaskCore>> done(std::make_move_iterator(pieces->done.begin()),
-                                                std::make_move_iterator(pieces->done.end()));
-    ctx->absorb(done);
+    done.assign(std::make_move_iterator(pieces->done.begin()), std::make_move_iterator(pieces->done.end()));
   }
+  ctx->absorb(done);  // also when every piece went away
   return ctx;
 }
 

@@ -61,6 +61,8 @@ struct TaskTeam {
   WorkGauge& gauge;
   SplitPolicy split;
   std::function<void()> progress;  // under the merger's lock
+  // A cluster's worker: gives a piece to another rank (TaskSplitting).
+  std::function<std::uint64_t(const std::byte*)> send_away = nullptr;
 };
 
 // One task or piece, start to end, with every piece it hands out folded

@@ -73,6 +73,7 @@ struct ClusterStats {
   std::vector<RankStats> ranks;        // rank r at [r]
   std::uint64_t messages = 0;          // both ways
   std::uint64_t bytes = 0;
+  std::uint64_t pieces_shared = 0;     // pieces a rank gave the coordinator for any rank
   double coordinator_cpu_seconds = 0;  // rank 0's coordinating thread
   int lost_rank = -1;                  // a rank that stopped before the run was over
 };

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,14 +56,24 @@ class Coordinator {
 
  private:
   struct Peer {
-    std::uint32_t want = 0;  // tasks asked for and not yet sent
+    std::uint32_t want = 0;    // tasks asked for and not yet sent
+    std::size_t holding = 0;   // tasks and pieces sent and not yet returned
     bool bye = false;
-    bool stopped = false;  // told Stop
+    bool stopped = false;      // told Stop
+    bool sharing = false;      // told Share, and no piece came yet
+  };
+
+  // A result that waits for pieces of it solved on other ranks.
+  struct Part {
+    std::unique_ptr<TaskCore> ctx;
+    std::size_t missing = 0;
+    std::string source;
   };
 
   void set_up() {
     check_cluster_options(opt_);
     r_ = start_result(p_, opt_);
+    r_.adaptive = opt_.adaptive;  // a lone thread still hands pieces to other ranks
     if (r_.split_depth < 0) r_.split_depth = default_split_depth(p_);
     r_.cluster.emplace().ranks.resize(peers_.size());
     r_.tasks = count_tasks(p_, r_.split_depth);
@@ -122,6 +133,7 @@ class Coordinator {
 
   bool interrupted() const { return opt_.interrupt && opt_.interrupt->load(); }
 
+  // Every task of the chunk is back, with all of its pieces.
   bool chunk_returned() const { return returned_ == sel_.run.size(); }
 
   // The merger folds one chunk at a time (see core/merger.hpp), as the
@@ -140,8 +152,13 @@ class Coordinator {
     }
   }
 
+  // Work given back and pieces first: they are the oldest work, and the
+  // tail of the chunk.
+  // Nothing to give: some busy rank is asked to share.  "No more" only
+  // once every task is back, since until then any of them may hand out
+  // pieces.
   void answer_wants() {
-    const bool no_more = planned_all_ && sent_ == sel_.run.size();
+    const bool no_more = planned_all_ && chunk_returned();
     for (std::size_t w = 0; w < peers_.size(); ++w) {
       Peer& peer = peers_[w];
       if (!peer.want || peer.bye) continue;
@@ -152,21 +169,48 @@ class Coordinator {
         send(w, none.take());
         continue;
       }
-      const std::size_t left = sel_.run.size() - sent_;
-      if (!left) continue;  // the next chunk starts once this one is back
+      const std::size_t left = waiting_.size() + (sel_.run.size() - sent_);
+      if (!left) {
+        ask_to_share(w);
+        continue;
+      }
       // Guided: big batches early, single tasks at the end of a chunk.
       const std::size_t fair = std::max<std::size_t>(1, left / (2 * peers_.size()));
       const std::size_t n = std::min<std::size_t>({peer.want, fair, left});
       wire::Writer out(wire::Kind::Batch);
       out.put(static_cast<std::uint32_t>(n));
-      for (std::size_t i = 0; i < n; ++i, ++sent_) {
-        const std::uint64_t id = sel_.run[sent_];
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!waiting_.empty()) {
+          auto& [id, state] = waiting_.front();
+          out.put(id);
+          out.put_bytes(state.data(), state.size());
+          if (id & kPieceBit) piece_at_[id] = w;
+          waiting_.pop_front();
+          continue;
+        }
+        const std::uint64_t id = sel_.run[sent_++];
         out.put(id);
         out.put_bytes(chunk_.state(id - chunk_.first), chunk_.stride);
       }
+      peer.holding += n;
       peer.want = 0;
       send(w, out.take());
     }
+  }
+
+  // Rank w waits with nothing to give it: the rank holding the most work
+  // gives back what it has not started, or else hands out its next piece
+  // (at most one ask each).
+  void ask_to_share(std::size_t w) {
+    std::size_t best = peers_.size();
+    for (std::size_t v = 0; v < peers_.size(); ++v) {
+      const Peer& peer = peers_[v];
+      if (v == w || peer.bye || peer.stopped || !peer.holding) continue;
+      if (best == peers_.size() || peer.holding > peers_[best].holding) best = v;
+    }
+    if (best == peers_.size() || peers_[best].sharing) return;
+    peers_[best].sharing = true;
+    send(best, wire::Writer(wire::Kind::Share).take());
   }
 
   void handle(int w, const std::string& m) {
@@ -195,8 +239,10 @@ class Coordinator {
     const auto want = rd.get<std::uint32_t>();
     stats.threads = rd.get<std::uint32_t>();
     stats.pieces = rd.get<std::uint64_t>();
+    for (auto n = rd.get<std::uint32_t>(); n; --n) take_piece(static_cast<std::size_t>(w), rd);
+    for (auto n = rd.get<std::uint32_t>(); n; --n) take_back(static_cast<std::size_t>(w), rd);
     bool skipped = false;
-    for (auto n = rd.get<std::uint32_t>(); n; --n) skipped |= !fold_one(stats, rd);
+    for (auto n = rd.get<std::uint32_t>(); n; --n) skipped |= !fold_one(static_cast<std::size_t>(w), stats, rd);
     if (!rd.done()) throw ClusterError("rank " + std::to_string(w) + " sent a malformed report");
     if (!stopping_ && want) peer.want = want;  // a report without a want keeps the last one
     if (flags & wire::kBye) {
@@ -211,27 +257,121 @@ class Coordinator {
     }
   }
 
-  // One task's result; false if the worker did not finish it.
-  bool fold_one(RankStats& stats, wire::Reader& rd) {
+  // A piece rank w handed out: it goes to whoever asks next.
+  void take_piece(std::size_t w, wire::Reader& rd) {
+    const auto handle = rd.get<std::uint64_t>();
+    const std::uint64_t id = kPieceBit | next_piece_++;
+    if (!away_ids_.emplace(std::pair{w, handle}, id).second)
+      throw ClusterError("rank " + std::to_string(w) + " handed out piece " + std::to_string(handle) + " twice");
+    waiting_.emplace_back(id, rd.get_bytes(p_.state_size()));
+    peers_[w].sharing = false;
+    ++r_.cluster->pieces_shared;
+  }
+
+  // A task or piece rank w had not started when asked to share.
+  void take_back(std::size_t w, wire::Reader& rd) {
+    const auto id = rd.get<std::uint64_t>();
+    check_given(w, id);
+    --peers_[w].holding;
+    waiting_.emplace_back(id, rd.get_bytes(p_.state_size()));
+    peers_[w].sharing = false;
+  }
+
+  // One task's or piece's result; false if the worker did not finish it.
+  bool fold_one(std::size_t w, RankStats& stats, wire::Reader& rd) {
     const auto id = rd.get<std::uint64_t>();
     const auto ok = rd.get<std::uint8_t>();
-    const auto it = std::lower_bound(sel_.run.begin(), sel_.run.end(), id);
-    if (it == sel_.run.end() || *it != id || static_cast<std::size_t>(it - sel_.run.begin()) >= sent_)
-      throw ClusterError("a worker returned task " + std::to_string(id) + ", which it was not given");
-    const auto k = static_cast<std::size_t>(it - sel_.run.begin());
+    check_given(w, id);
+    --peers_[w].holding;
     std::unique_ptr<TaskCore> ctx;
     if (ok) {
       ctx = std::make_unique<TaskCore>(p_.solution_size(), merger_->emit_policy(), merger_->halt(), nullptr);
       ctx->record = wire::get_record(rd);
       const auto n = rd.get<std::uint32_t>();
       ctx->kept = rd.get_bytes(std::size_t{n} * p_.solution_size());
-      ++stats.tasks;
+      take_remote(w, *ctx, rd);
+      if (!(id & kPieceBit)) ++stats.tasks;
       stats.nodes += ctx->record.nodes;
       stats.cpu_seconds += ctx->record.cpu_seconds;
     }
-    ++returned_;
-    merger_->finish(k, std::move(ctx), [&] { progress(); }, stats.source);
+    complete(id, std::move(ctx), stats.source);
     return ok != 0;
+  }
+
+  // A worker returns only what it was given, once.
+  void check_given(std::size_t w, std::uint64_t id) {
+    if (id & kPieceBit) {
+      const auto it = piece_at_.find(id);
+      if (it == piece_at_.end() || it->second != w)
+        throw ClusterError("rank " + std::to_string(w) + " returned a piece it was not given");
+      piece_at_.erase(it);
+      return;
+    }
+    const auto it = std::lower_bound(sel_.run.begin(), sel_.run.end(), id);
+    if (it == sel_.run.end() || *it != id || static_cast<std::size_t>(it - sel_.run.begin()) >= sent_)
+      throw ClusterError("a worker returned task " + std::to_string(id) + ", which it was not given");
+  }
+
+  // The pieces of a result that rank w handed out, by the ids given them here.
+  void take_remote(std::size_t w, TaskCore& ctx, wire::Reader& rd) {
+    const std::size_t sol = p_.solution_size();
+    std::size_t last = 0;
+    for (auto n = rd.get<std::uint32_t>(); n; --n) {
+      const auto handle = rd.get<std::uint64_t>();
+      const auto at = rd.get<std::uint64_t>();
+      const auto it = away_ids_.find({w, handle});
+      if (it == away_ids_.end() || at < last || at > ctx.kept.size() / sol)
+        throw ClusterError("rank " + std::to_string(w) + " sent a malformed report");
+      ctx.remote.push_back({it->second, static_cast<std::size_t>(at) * sol});
+      away_ids_.erase(it);
+      last = at;
+    }
+  }
+
+  // A result whose pieces are all in goes on: a task to the merger, a
+  // piece to the result that waits for it.
+  void complete(std::uint64_t id, std::unique_ptr<TaskCore> ctx, const std::string& source) {
+    if (ctx && !ctx->remote.empty()) {
+      Part part{std::move(ctx), 0, source};
+      for (const RemotePiece& r : part.ctx->remote)
+        if (!pieces_done_.count(r.id)) {
+          awaited_by_[r.id] = id;
+          ++part.missing;
+        }
+      if (part.missing) {
+        parts_.emplace(id, std::move(part));
+        return;
+      }
+      ctx = assemble(std::move(part.ctx));
+    }
+    if (id & kPieceBit) {
+      pieces_done_[id] = std::move(ctx);
+      const auto waiter = awaited_by_.find(id);
+      if (waiter == awaited_by_.end()) return;  // its owner has not reported yet
+      const std::uint64_t owner = waiter->second;
+      awaited_by_.erase(waiter);
+      const auto part = parts_.find(owner);
+      if (--part->second.missing) return;
+      Part whole = std::move(part->second);
+      parts_.erase(part);
+      complete(owner, assemble(std::move(whole.ctx)), whole.source);
+      return;
+    }
+    const auto k = static_cast<std::size_t>(std::lower_bound(sel_.run.begin(), sel_.run.end(), id) - sel_.run.begin());
+    ++returned_;
+    merger_->finish(k, std::move(ctx), [&] { progress(); }, source);
+  }
+
+  // The pieces' results spliced in, in the order they were handed out.
+  std::unique_ptr<TaskCore> assemble(std::unique_ptr<TaskCore> ctx) {
+    std::vector<std::unique_ptr<TaskCore>> done;
+    for (const RemotePiece& r : ctx->remote) {
+      const auto it = pieces_done_.find(r.id);
+      done.push_back(std::move(it->second));
+      pieces_done_.erase(it);
+    }
+    ctx->absorb_remote(done);
+    return ctx;
   }
 
   // Pieces are counted by the workers: all of them are done by the time
@@ -263,6 +403,8 @@ class Coordinator {
 
   // An idle coordinator wakes at most 1/kMaxWait times a second.
   static constexpr double kMinWait = 0.0001, kMaxWait = 0.004;
+  // Piece ids: apart from task ids, which stay far below 2^63.
+  static constexpr std::uint64_t kPieceBit = std::uint64_t{1} << 63;
   static constexpr int kStopGraceSeconds = 30;
 
   const AnyProblem& p_;
@@ -276,6 +418,16 @@ class Coordinator {
   TaskChunk chunk_;
   TaskSelection sel_;
   std::size_t sent_ = 0, returned_ = 0, byes_ = 0;
+  // Work waiting for a rank (tasks given back, pieces), and of the pieces:
+  // their ids, where each is, the results no owner has claimed yet, and
+  // results waiting for pieces.
+  std::uint64_t next_piece_ = 0;
+  std::deque<std::pair<std::uint64_t, std::vector<std::byte>>> waiting_;  // given back, and pieces
+  std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> away_ids_;  // (rank, its handle) -> id
+  std::map<std::uint64_t, std::size_t> piece_at_;
+  std::map<std::uint64_t, std::unique_ptr<TaskCore>> pieces_done_;
+  std::map<std::uint64_t, std::uint64_t> awaited_by_;  // piece id -> the result it belongs to
+  std::map<std::uint64_t, Part> parts_;
   bool planned_all_ = false;
   bool stopping_ = false;
   std::string failure_;
@@ -299,10 +451,14 @@ class Worker {
     check_cluster_options(opt_);
     // Only its halt flag, emit policy and first failure are used here.
     OrderedMerger merger(p_, {false, opt_.solutions, 0, 0, nullptr}, nullptr);
-    const TaskTeam team{p_, local_, merger, gauge_,
-                        {splits_adaptively(opt_, threads_), std::max<std::uint64_t>(opt_.split_nodes, 1),
-                         opt_.split_always},
-                        [] {}};
+    // Splitting is on with one thread too: its pieces go to idle ranks.
+    const TaskTeam team{p_,
+                        local_,
+                        merger,
+                        gauge_,
+                        {opt_.adaptive, std::max<std::uint64_t>(opt_.split_nodes, 1), opt_.split_always},
+                        [] {},
+                        [this](const std::byte* state) { return send_away(state); }};
     std::thread driver([&] { drive(team); });
     try {
       talk(merger);
@@ -322,7 +478,7 @@ class Worker {
       wire::Writer fail(wire::Kind::Fail);
       fail.put_text(why);
       wire_.send(fail.take());
-      wire_.send(report({}, 0, true));
+      wire_.send(report({}, {}, {}, 0, true));
     } catch (...) {
     }
   }
@@ -331,6 +487,26 @@ class Worker {
     std::uint64_t id;
     std::unique_ptr<TaskCore> ctx;  // null: not run (stopped)
   };
+  // Work leaving this rank: a piece handed out (named by this rank's
+  // handle; the coordinator gives it an id) or a task or piece given back
+  // unstarted (named by its id).
+  struct Away {
+    std::uint64_t handle;
+    std::vector<std::byte> state;
+  };
+
+  // A piece for another rank (core/task.hpp): it leaves with the next report.
+  std::uint64_t send_away(const std::byte* state) {
+    std::uint64_t handle = 0;
+    {
+      std::lock_guard lk(mu_);
+      handle = ++handles_;
+      away_.push_back({handle, std::vector<std::byte>(state, state + p_.state_size())});
+    }
+    gauge_.piece_split();
+    cv_.notify_all();
+    return handle;
+  }
 
   void quit(std::thread& driver) {
     {
@@ -376,21 +552,32 @@ class Worker {
   void talk(OrderedMerger& merger) {
     bool asked = false, no_more = false, failed = false;
     std::vector<Done> held;  // finished, not yet reported
+    std::vector<Away> away;  // handed out, not yet sent
+    std::vector<Away> back;  // given back unstarted (named by the coordinator's id)
     auto last_report = std::chrono::steady_clock::now();
     for (;;) {
       bool starved = false;  // nothing to run until the coordinator answers
       {
         std::unique_lock lk(mu_);
         starved = asked && !busy_ && queue_.empty();
-        if (!starved)
+        // A worker about to ask asks now, not after the wait (its first ask).
+        const bool asks_now = !asked && !no_more && queued_tasks() < kAhead * threads_;
+        if (!starved && !asks_now)
           cv_.wait_for(lk, std::chrono::duration<double>(asked ? 0.001 : 0.05),
-                       [&] { return !done_.empty() || (!busy_ && queue_.empty() && no_more); });
+                       [&] { return !done_.empty() || !away_.empty() || (!busy_ && queue_.empty() && no_more); });
         for (auto& d : done_) held.push_back(std::move(d));
         done_.clear();
+        for (auto& a : away_) away.push_back(std::move(a));
+        away_.clear();
       }
       if (opt_.interrupt && opt_.interrupt->load()) stop_.store(true);
       // Starved, wait on the wire itself: the answer is taken the moment it comes.
       asked = receive_all(asked, no_more, starved ? 0.05 : 0);
+      {
+        std::lock_guard lk(mu_);
+        for (auto& b : back_) back.push_back(std::move(b));
+        back_.clear();
+      }
       if (stop_.load()) {
         no_more = true;
         std::lock_guard lk(mu_);
@@ -404,27 +591,37 @@ class Worker {
       bool idle = false;
       {
         std::lock_guard lk(mu_);
-        for (const auto& b : queue_) queued += b.size();
-        idle = !busy_ && queue_.empty() && done_.empty();
+        queued = queued_tasks();
+        idle = !busy_ && queue_.empty() && done_.empty() && away_.empty();
       }
       const bool bye = no_more && idle;
-      // Ask for the next batch while the driver still has one to run.
+      // Ask for the next batch while the driver still has kAhead tasks a
+      // thread to run, which hides a coordinator that answers late.
       std::uint32_t want = 0;
-      // Two batches' worth ahead hides a coordinator that answers late.
-      if (!asked && !no_more && queued < 2 * threads_) want = 4 * threads_ - static_cast<std::uint32_t>(queued);
+      if (!asked && !no_more && queued < kAhead * threads_) want = 2 * kAhead * threads_ - static_cast<std::uint32_t>(queued);
       const auto now = std::chrono::steady_clock::now();
       // While a request is unanswered the coordinator may be waiting for
-      // these very tasks (the end of a chunk): they go at once.
-      const bool flush =
-          !held.empty() && (no_more || asked || now - last_report > std::chrono::milliseconds(500));
+      // these very tasks (the end of a chunk): they go at once, and so does
+      // a piece, which an idle rank waits for.
+      const bool flush = (!held.empty() && (no_more || asked || now - last_report > std::chrono::milliseconds(500))) ||
+                         !away.empty() || !back.empty();
       if (want || bye || flush) {
-        wire_.send(report(held, want, bye));
+        wire_.send(report(held, away, back, want, bye));
         held.clear();
+        away.clear();
+        back.clear();
         asked = asked || want;
         last_report = now;
       }
       if (bye) return;
     }
+  }
+
+  // Tasks received and not yet started; under mu_.
+  std::size_t queued_tasks() const {
+    std::size_t n = 0;
+    for (const auto& b : queue_) n += b.size();
+    return n;
   }
 
   // Takes every message waiting; returns whether a batch is still asked for.
@@ -443,10 +640,20 @@ class Worker {
             batch.emplace_back(id, rd.get_bytes(p_.state_size()));
           }
           if (!batch.empty()) {
+            gauge_.wanted_elsewhere(false);  // there is work for every rank again
             std::lock_guard lk(mu_);
             queue_.push_back(std::move(batch));
           }
           cv_.notify_all();
+          break;
+        }
+        case wire::Kind::Share: {
+          // What has not started goes back whole; else the next hand-out.
+          std::lock_guard lk(mu_);
+          for (auto& b : queue_)
+            for (auto& [id, state] : b) back_.push_back({id, std::move(state)});
+          if (queue_.empty()) gauge_.wanted_elsewhere(true);
+          queue_.clear();
           break;
         }
         case wire::Kind::Stop:
@@ -478,7 +685,8 @@ class Worker {
     return true;
   }
 
-  std::string report(const std::vector<Done>& done, std::uint32_t want, bool bye) {
+  std::string report(const std::vector<Done>& done, const std::vector<Away>& away, const std::vector<Away>& back,
+                     std::uint32_t want, bool bye) {
     wire::Writer out(wire::Kind::Report);
     out.put_text(BuildInfo::source());
     out.put_text(p_.kernel());
@@ -490,6 +698,13 @@ class Worker {
     out.put(want);
     out.put(static_cast<std::uint32_t>(threads_));
     out.put(gauge_.pieces());
+    for (const auto& list : {&away, &back}) {
+      out.put(static_cast<std::uint32_t>(list->size()));
+      for (const auto& a : *list) {
+        out.put(a.handle);
+        out.put_bytes(a.state.data(), a.state.size());
+      }
+    }
     out.put(static_cast<std::uint32_t>(done.size()));
     for (const auto& d : done) {
       out.put(d.id);
@@ -499,9 +714,18 @@ class Worker {
       wire::put_record(out, d.ctx->record);
       out.put(static_cast<std::uint32_t>(d.ctx->kept_count()));
       out.put_bytes(d.ctx->kept.data(), d.ctx->kept.size());
+      out.put(static_cast<std::uint32_t>(d.ctx->remote.size()));
+      for (const RemotePiece& r : d.ctx->remote) {
+        out.put(r.id);
+        out.put(static_cast<std::uint64_t>(r.kept_at / p_.solution_size()));
+      }
     }
     return out.take();
   }
+
+  // Tasks per thread kept waiting: enough to cover a round trip to the
+  // coordinator; what is still waiting when another rank idles goes back.
+  static constexpr unsigned kAhead = 4;
 
   const AnyProblem& p_;
   const RunOptions& opt_;
@@ -514,6 +738,9 @@ class Worker {
   std::condition_variable cv_;
   std::deque<std::vector<std::pair<std::uint64_t, std::vector<std::byte>>>> queue_;
   std::vector<Done> done_;
+  std::vector<Away> away_;
+  std::vector<Away> back_;
+  std::uint64_t handles_ = 0;
   bool busy_ = false;
   bool closing_ = false;
 };

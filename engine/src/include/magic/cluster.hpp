@@ -8,11 +8,19 @@
 // checkpoint are those of magic::run, and either one resumes the other.
 //
 //   worker w (every rank, 0 too)          coordinator (rank 0)
-//   Report{build, want n, finished tasks} ─▶ fold records in task order, journal
-//                   ◀─────────────────── Batch{(task, State) ...}  (empty: no more)
+//   Report{build, want n, pieces, given back, finished tasks and pieces}
+//                                ──────▶ fold records in task order, journal
+//                   ◀─────────────────── Batch{(task or piece, State) ...}
+//                                        (empty: every task is back, no more)
+//                   ◀─────────────────── Share  (another rank idles: give back
+//                                        what is not started, or hand out pieces)
 //   Report{bye}                  ──────▶ every worker said bye: the run is over
 //                   ◀─────────────────── Stop  (interrupt or failure)
 //
+// A piece a worker hands out (core/split.hpp) goes to the coordinator, which
+// gives it to the next rank that asks and splices its result into the
+// task's, at the place the worker marked (RemotePiece), before folding the
+// task.  A piece may hand out pieces in turn.
 // The wire is abstract, so this file knows nothing of MPI: apps/mpi puts it
 // on MPI, and the tests on threads (LoopbackWire).  Every rank runs the same
 // command line, so a worker builds the same problem and options itself;
@@ -46,7 +54,7 @@ namespace wire {
 
 // Messages are flat bytes in the host's layout: every rank runs the same
 // binary, and the states and solutions are trivially copyable.
-enum class Kind : std::uint8_t { Report = 1, Batch = 2, Stop = 3, Fail = 4 };
+enum class Kind : std::uint8_t { Report = 1, Batch = 2, Stop = 3, Fail = 4, Share = 5 };
 
 class Writer {
  public:

@@ -38,8 +38,18 @@ class WorkGauge {
 
   void queued(std::int64_t n) { waiting_.fetch_add(n, std::memory_order_relaxed); }
   void started() { waiting_.fetch_sub(1, std::memory_order_relaxed); }
-  // Fewer waiting tasks than workers: some worker will soon have nothing to do.
-  bool hungry() const { return waiting_.load(std::memory_order_relaxed) < threads_; }
+  // Fewer waiting tasks than workers (some worker will soon have nothing
+  // to do), or another rank waits for work.  A lone thread has no one here
+  // to hand work to.
+  bool hungry() const {
+    return (threads_ > 1 && waiting_.load(std::memory_order_relaxed) < threads_) ||
+           elsewhere_.load(std::memory_order_relaxed);
+  }
+
+  // A cluster's other rank is idle (magic/cluster.hpp): the next hand-out
+  // goes to it.  take_elsewhere() is true once per such want.
+  void wanted_elsewhere(bool wanted) { elsewhere_.store(wanted, std::memory_order_relaxed); }
+  bool take_elsewhere() { return elsewhere_.exchange(false, std::memory_order_relaxed); }
 
   void piece_split() { split_.fetch_add(1, std::memory_order_relaxed); }
   void piece_done() { done_.fetch_add(1, std::memory_order_relaxed); }
@@ -49,6 +59,7 @@ class WorkGauge {
  private:
   const std::int64_t threads_;
   std::atomic<std::int64_t> waiting_{0};
+  std::atomic<bool> elsewhere_{false};
   std::atomic<std::uint64_t> split_{0};
   std::atomic<std::uint64_t> done_{0};
 };

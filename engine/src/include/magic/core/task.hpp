@@ -41,11 +41,21 @@ struct EmitPolicy {
 };
 
 // How a task hands out pieces (core/split.hpp); `spawn` starts one from the
-// bytes of its state.
+// bytes of its state.  In a cluster, `send_away` gives a piece to another
+// rank instead (when the gauge says one waits) and names it: its result
+// comes back to the coordinator, not to this task.
 struct TaskSplitting {
   SplitPolicy policy;
-  const WorkGauge* gauge = nullptr;
+  WorkGauge* gauge = nullptr;
   std::function<void(const std::byte*)> spawn;
+  std::function<std::uint64_t(const std::byte*)> send_away;
+};
+
+// A piece solved on another rank, to be spliced into its task's solutions
+// at byte kept_at (by the coordinator, which gets both results).
+struct RemotePiece {
+  std::uint64_t id;
+  std::size_t kept_at;
 };
 
 // A task's output and polls, with solutions and states as bytes (both are
@@ -67,6 +77,7 @@ class TaskCore {
   TaskRecord record;
   std::vector<std::byte> kept;
   std::vector<std::byte> deferred;
+  std::vector<RemotePiece> remote;  // in kept order; only in a cluster, which never defers
 
   std::size_t solution_size() const { return sol_; }
   std::size_t kept_count() const { return kept.size() / sol_; }
@@ -96,10 +107,13 @@ class TaskCore {
     return level <= armed_from_;
   }
 
-  // Folds the finished pieces, given in the order they were handed out,
-  // into this task as if it had searched them itself; a piece that is null
-  // (skipped) or aborted leaves the task aborted.
+  // Folds the finished pieces, given in the order they were handed out
+  // (less those sent away), into this task as if it had searched them
+  // itself; a piece that is null (skipped) or aborted leaves the task
+  // aborted.  Pieces sent away, and the pieces' own, stay in `remote`.
   void absorb(std::vector<std::unique_ptr<TaskCore>>& done);
+  // The coordinator's side: folds the results of `remote`, in its order.
+  void absorb_remote(std::vector<std::unique_ptr<TaskCore>>& done);
 
  protected:
   // Out of line: the star's BMI2 chain is compiled flattened (star.hpp),
@@ -117,9 +131,11 @@ class TaskCore {
   static constexpr int kArmed = INT_MAX;  // cut_ while waiting for the next node
   struct Piece {
     std::size_t kept_at, deferred_at;  // bytes: where its solutions go among this task's
+    std::uint64_t away = 0;            // sent to another rank under this id; 0: here
   };
 
   void stop() { local_stop_ = attention_ = true; }
+  bool sends_away();
   [[gnu::cold, gnu::noinline]] void refresh();
 
   const std::size_t sol_;
@@ -138,6 +154,7 @@ class TaskCore {
   int armed_from_ = -1;  // the cut before the current request
   bool local_stop_ = false;
   bool attention_ = false;  // local_stop_, or a hand-out under way
+  bool sending_away_ = false;  // this hand-out goes to another rank
 };
 
 // Handed to P::solve.
