@@ -15,6 +15,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "magic/core/merger.hpp"
 #include "magic/core/planner.hpp"
 #include "magic/core/scheduler.hpp"
+#include "magic/core/stop.hpp"
 #include "magic/journal.hpp"
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
@@ -536,6 +538,30 @@ TEST(Runner, AFinishedTaskIsJournalledWhileATaskBeforeItStillRuns) {
   EXPECT_EQ(rest_listed, ref_listed);
 }
 
+// One Stop for every reason a run stops: the first reason is kept, the
+// first failure is rethrown, and the caller's flag is seen whatever came first.
+TEST(Stop, KeepsTheFirstReasonAndFailureAndSeesTheCallersFlag) {
+  std::atomic<bool> signal{false};
+  magic::Stop stop(&signal);
+  EXPECT_FALSE(stop.requested());
+  EXPECT_EQ(stop.why(), magic::Stop::Why::None);
+  stop.request(magic::Stop::Why::Limit);
+  stop.fail(std::make_exception_ptr(std::runtime_error("first")));
+  stop.fail(std::make_exception_ptr(std::logic_error("second")));
+  EXPECT_TRUE(stop.requested());
+  EXPECT_EQ(stop.why(), magic::Stop::Why::Limit);
+  EXPECT_TRUE(stop.failed());
+  EXPECT_THROW(stop.rethrow(), std::runtime_error);
+  EXPECT_FALSE(stop.interrupted());
+  signal = true;
+  EXPECT_TRUE(stop.interrupted());
+
+  magic::Stop by_signal(&signal);
+  EXPECT_TRUE(by_signal.requested());
+  EXPECT_EQ(by_signal.why(), magic::Stop::Why::Interrupt);
+  EXPECT_NO_THROW(by_signal.rethrow());
+}
+
 // A task handed over twice (a worker's bug) fails the run, and its record
 // reaches the journal once: a resume would refuse a journal that has it twice.
 TEST(Runner, ATaskFinishedTwiceFailsTheRunAndIsJournalledOnce) {
@@ -544,12 +570,14 @@ TEST(Runner, ATaskFinishedTwiceFailsTheRunAndIsJournalledOnce) {
   {
     magic::Journal journal(path.str(), {{"tasks", 2}}, 0);
     const magic::Erased<SubsetSum> erased(p);
-    magic::OrderedMerger merger(erased, {}, &journal);
+    magic::Stop stop;
+    magic::OrderedMerger merger(erased, {}, &journal, stop);
     merger.begin_chunk({0, 1});
-    auto task = [&] { return erased.context(merger.emit_policy(), merger.halt(), nullptr); };
+    auto task = [&] { return erased.context(merger.emit_policy(), stop); };
     merger.finish(1, task(), [] {});
     merger.finish(1, task(), [] {});
-    EXPECT_THROW(merger.rethrow(), std::logic_error);
+    EXPECT_EQ(stop.why(), magic::Stop::Why::Failure);
+    EXPECT_THROW(stop.rethrow(), std::logic_error);
   }
   const auto on_disk = magic::read_journal(path.str());
   ASSERT_TRUE(on_disk);

@@ -4,8 +4,8 @@
 
 namespace magic {
 
-OrderedMerger::OrderedMerger(const AnyProblem& p, MergePolicy policy, Journal* checkpoint)
-    : p_(p), policy_(std::move(policy)), checkpoint_(checkpoint) {
+OrderedMerger::OrderedMerger(const AnyProblem& p, MergePolicy policy, Journal* checkpoint, Stop& stop)
+    : p_(p), policy_(std::move(policy)), checkpoint_(checkpoint), stop_(stop) {
   if (policy_.hash_set) set_.emplace(p_.solution_size(), policy_.dedup_memory);
 }
 
@@ -27,12 +27,12 @@ void OrderedMerger::finish(std::size_t k, std::unique_ptr<TaskCore> ctx, const s
                            const std::string& source) {
   std::lock_guard lk(mu_);
   if (slots_.at(k).done) {  // a worker's bug: its record must not reach the journal twice
-    fail_locked(std::make_exception_ptr(std::logic_error("task " + std::to_string(ids_[k]) + " finished twice")));
+    stop_.fail(std::make_exception_ptr(std::logic_error("task " + std::to_string(ids_[k]) + " finished twice")));
     return;
   }
   slots_[k].ctx = std::move(ctx);
   slots_[k].done = true;
-  if (failure_) return;  // the run is over; nothing more is folded or saved
+  if (stop_.failed()) return;  // the run is over; nothing more is folded or saved
   try {
     save(ids_[k], slots_[k], source);
     for (; next_ < slots_.size() && slots_[next_].done; ++next_) {
@@ -44,28 +44,18 @@ void OrderedMerger::finish(std::size_t k, std::unique_ptr<TaskCore> ctx, const s
     if (next_ == slots_.size()) resume_below(kNoTask);
     if (after) after();
   } catch (...) {
-    fail_locked(std::current_exception());
+    stop_.fail(std::current_exception());
   }
 }
 
 void OrderedMerger::locked(const std::function<void()>& f) {
   std::lock_guard lk(mu_);
-  if (failure_) return;
+  if (stop_.failed()) return;
   try {
     if (f) f();
   } catch (...) {
-    fail_locked(std::current_exception());
+    stop_.fail(std::current_exception());
   }
-}
-
-void OrderedMerger::fail(std::exception_ptr e) {
-  std::lock_guard lk(mu_);
-  fail_locked(e);
-}
-
-std::exception_ptr OrderedMerger::failure() {
-  std::lock_guard lk(mu_);
-  return failure_;
 }
 
 // Journals a whole task.  (Deferred paths run without a journal: a task's
@@ -107,7 +97,7 @@ void OrderedMerger::fold_deferred(const TaskCore& c) {
     if (handed_ < policy_.solutions) hand_out(p_.to_json(set_ ? canon : sol));
   }
   if (stop && total_.unique >= stop) {
-    halt_.store(true, std::memory_order_relaxed);
+    stop_.request(Stop::Why::Limit);
     exhaustive_ = false;
   }
 }
@@ -131,11 +121,6 @@ void OrderedMerger::resume_below(std::uint64_t id) {
     total_.merge(checkpoint_->done().at(task));
     for (const auto& j : checkpoint_->solutions(task)) hand_out(j);
   }
-}
-
-void OrderedMerger::fail_locked(std::exception_ptr e) {
-  if (!failure_) failure_ = e;
-  halt_.store(true);
 }
 
 }  // namespace magic

@@ -107,9 +107,7 @@ struct Pieces {
 
 std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task) {
   team.gauge.started();
-  if (team.merger.halt().load(std::memory_order_relaxed) ||
-      (team.opt.interrupt && team.opt.interrupt->load(std::memory_order_relaxed)))
-    return nullptr;
+  if (team.stop.requested()) return nullptr;
   // A piece starts the moment it is handed out, so an idle worker takes it
   // while this one still searches.
   std::unique_ptr<Pieces> pieces;
@@ -122,16 +120,15 @@ std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task
     pieces->group.run([&team, slot, state = std::vector<std::byte>(s, s + state_size)] {
       *slot = solve_task(team, state.data());
       team.gauge.piece_done();
-      team.merger.locked(team.progress);
+      if (team.piece_done) team.piece_done();
     });
   };
-  auto ctx = team.p.context(team.merger.emit_policy(), team.merger.halt(), team.opt.interrupt,
-                            TaskCore::Splitting{team.split, &team.gauge, spawn, team.send_away});
+  auto ctx = team.p.context(team.emit, team.stop, TaskCore::Splitting{team.split, &team.gauge, spawn, team.send_away});
   const double c0 = thread_cpu_seconds();
   try {
     team.p.solve(task, *ctx);
   } catch (...) {
-    team.merger.fail(std::current_exception());
+    team.stop.fail(std::current_exception());
     if (pieces) pieces->group.wait();
     return nullptr;  // half a task is never folded or saved
   }
@@ -150,17 +147,17 @@ namespace {
 
 // The whole search: each task at depth 0 (the roots) solved in its own
 // context, cut once they have searched more than kProbeNodes nodes
-// together (then nullopt).  Neither a stop nor an interrupt cuts it, so the
-// verdict is the problem's alone.
+// together (then nullopt).  Nothing but that limit cuts it (its Stop is
+// its own), so the verdict is the problem's alone.
 using Contexts = std::vector<std::unique_ptr<TaskCore>>;
 std::optional<Contexts> probe_whole(const AnyProblem& p, const EmitPolicy& policy) {
-  const std::atomic<bool> no_halt{false};
+  const Stop never;
   Contexts done;
   std::uint64_t nodes = 0;
   bool cut = false;
   auto each = [&](const std::byte* root, bool) {
     if (cut) return;
-    auto ctx = p.context(policy, no_halt, nullptr);
+    auto ctx = p.context(policy, never);
     ctx->limit_nodes(kProbeNodes - nodes);
     const double c0 = thread_cpu_seconds();
     p.solve(root, *ctx);
@@ -175,37 +172,40 @@ std::optional<Contexts> probe_whole(const AnyProblem& p, const EmitPolicy& polic
   return done;
 }
 
+// Where a single process's tasks go: the merger, then the progress line.
+struct Folding {
+  OrderedMerger& merger;
+  std::function<void()> progress;  // under the merger's lock
+  Journal* journal;
+};
+
 // The probe's searches as the run's tasks (or the journal's records of them).
-void fold_probe(const TaskTeam& team, Contexts& probed, Journal* journal, const RunResult& r) {
-  const TaskSelection sel = select_unjournalled(0, probed.size(), r, journal);
-  team.merger.begin_chunk(sel.run, sel.resumed);
-  for (std::size_t k = 0; k < sel.run.size(); ++k)
-    team.merger.finish(k, std::move(probed[sel.run[k]]), team.progress);
-  team.merger.rethrow();
+void fold_probe(const Folding& fold, Contexts& probed, const RunResult& r) {
+  const TaskSelection sel = select_unjournalled(0, probed.size(), r, fold.journal);
+  fold.merger.begin_chunk(sel.run, sel.resumed);
+  for (std::size_t k = 0; k < sel.run.size(); ++k) fold.merger.finish(k, std::move(probed[sel.run[k]]), fold.progress);
 }
 
 // Runs one chunk of tasks on the scheduler; resumed tasks are folded from the journal.
-void run_chunk(const TaskTeam& team, const TaskChunk& chunk, Journal* journal, const RunResult& r) {
-  OrderedMerger& merger = team.merger;
-  const TaskSelection sel = select_unjournalled(chunk.first, chunk.size(), r, journal);
-  merger.begin_chunk(sel.run, sel.resumed);
+void run_chunk(const TaskTeam& team, const Folding& fold, const TaskChunk& chunk, const RunResult& r) {
+  const TaskSelection sel = select_unjournalled(chunk.first, chunk.size(), r, fold.journal);
+  fold.merger.begin_chunk(sel.run, sel.resumed);
   team.gauge.queued(static_cast<std::int64_t>(sel.run.size()));
   schedule(r.threads, sel.run.size(), [&](std::size_t k) {
     auto ctx = solve_task(team, chunk.state(sel.run[k] - chunk.first));
-    merger.finish(k, std::move(ctx), team.progress);
+    fold.merger.finish(k, std::move(ctx), fold.progress);
   });
-  merger.rethrow();
 }
 
 // The streamed tasks, chunk by chunk, until the list ends or the run stops;
 // returns how many tasks were planned.
-std::uint64_t run_stream(const TaskTeam& team, Journal* journal, const RunResult& r,
-                         const std::function<bool()>& stopping) {
+std::uint64_t run_stream(const TaskTeam& team, const Folding& fold, const RunResult& r, std::size_t task_chunk) {
   std::uint64_t planned = 0;
-  TaskStream stream(team.p, r.split_depth, team.opt.task_chunk);
+  TaskStream stream(team.p, r.split_depth, task_chunk);
   TaskChunk chunk;
-  while (!stopping() && stream.next(chunk)) {
-    run_chunk(team, chunk, journal, r);
+  while (!team.stop.requested() && stream.next(chunk)) {
+    run_chunk(team, fold, chunk, r);
+    team.stop.rethrow();
     planned = chunk.first + chunk.size();
   }
   return planned;
@@ -232,19 +232,28 @@ RunResult run(const AnyProblem& p, const RunOptions& opt) {
   r.tasks_resumed = journal ? journal->resumed() : 0;
   const std::uint64_t shard_tasks = shard_size(r.tasks, {r.shard_index, r.shard_count});
 
-  OrderedMerger merger(p, policy, journal.get());
+  Stop stop(opt.interrupt);
+  OrderedMerger merger(p, policy, journal.get(), stop);
   WorkGauge gauge(r.threads);
   detail::ProgressClock progress(opt, t0, shard_tasks);
-  const detail::TaskTeam team{
-      p, opt, merger, gauge, {r.adaptive, std::max<std::uint64_t>(opt.split_nodes, 1), opt.split_always}, [&] {
-        progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes, gauge.pieces(), gauge.pieces_done());
-      }};
-  auto stopping = [&] { return merger.halt().load() || (opt.interrupt && opt.interrupt->load()); };
+  const detail::Folding fold{merger,
+                             [&] {
+                               progress.tick(merger.folded() + r.tasks_resumed, merger.total().nodes, gauge.pieces(),
+                                             gauge.pieces_done());
+                             },
+                             journal.get()};
+  const detail::TaskTeam team{p,
+                              merger.emit_policy(),
+                              stop,
+                              gauge,
+                              {r.adaptive, std::max<std::uint64_t>(opt.split_nodes, 1), opt.split_always},
+                              [&] { merger.locked(fold.progress); }};
   std::uint64_t planned = r.tasks;
-  if (probed) detail::fold_probe(team, *probed, journal.get(), r);
-  else planned = detail::run_stream(team, journal.get(), r, stopping);
+  if (probed) detail::fold_probe(fold, *probed, r);
+  else planned = detail::run_stream(team, fold, r, opt.task_chunk);
+  stop.rethrow();
 
-  r.interrupted = opt.interrupt && opt.interrupt->load();
+  r.interrupted = stop.interrupted();
   if (journal) {
     journal->flush();
     r.tasks_saved = journal->saved();

@@ -12,6 +12,7 @@
 #include "magic/core/planner.hpp"
 #include "magic/core/scheduler.hpp"
 #include "magic/core/split.hpp"
+#include "magic/core/stop.hpp"
 #include "magic/core/task.hpp"
 #include "magic/journal.hpp"
 #include "magic/run_options.hpp"
@@ -56,17 +57,18 @@ void take_totals(RunResult& r, const TaskRecord& total);
 // What every task and piece of a run shares.
 struct TaskTeam {
   const AnyProblem& p;
-  const RunOptions& opt;
-  OrderedMerger& merger;
+  EmitPolicy emit;
+  Stop& stop;
   WorkGauge& gauge;
   SplitPolicy split;
-  std::function<void()> progress;  // under the merger's lock
+  std::function<void()> piece_done;  // after each piece (progress)
   // A cluster's worker: gives a piece to another rank (TaskSplitting).
   std::function<std::uint64_t(const std::byte*)> send_away = nullptr;
 };
 
 // One task or piece, start to end, with every piece it hands out folded
-// back in; null when it is skipped (stop or interrupt).
+// back in; null when it is skipped (the run stops).  A task that throws
+// fails the run's Stop.
 std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task);
 
 }  // namespace magic::detail

@@ -5,16 +5,14 @@
 
 namespace magic {
 
-TaskCore::TaskCore(std::size_t solution_size, const EmitPolicy& policy, const std::atomic<bool>& halt,
-                   const std::atomic<bool>* interrupt, Splitting split)
+TaskCore::TaskCore(std::size_t solution_size, const EmitPolicy& policy, const Stop& stop, Splitting split)
     : sol_(solution_size),
       policy_(policy),
       // "Keep everything" is a keep of 2^64 - 1: no byte count may wrap.
       keep_bytes_(policy.keep >= std::numeric_limits<std::size_t>::max() / solution_size
                       ? std::numeric_limits<std::size_t>::max()
                       : static_cast<std::size_t>(policy.keep) * solution_size),
-      halt_(halt),
-      interrupt_(interrupt),
+      run_stop_(stop),
       split_(std::move(split)) {
   if (split_.policy.enabled && split_.spawn)
     interval_ = static_cast<unsigned>(std::clamp<std::uint64_t>(split_.policy.budget, 1, kPollInterval));
@@ -88,8 +86,7 @@ void TaskCore::absorb_remote(std::vector<std::unique_ptr<TaskCore>>& done) {
 
 void TaskCore::refresh() {
   tick_ = interval_;
-  if (halt_.load(std::memory_order_relaxed) || (interrupt_ && interrupt_->load(std::memory_order_relaxed)) ||
-      nodes > node_limit_) {
+  if (run_stop_.requested() || nodes > node_limit_) {
     stop();
     return;
   }

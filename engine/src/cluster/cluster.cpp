@@ -35,7 +35,7 @@ static void check_cluster_options(const RunOptions& opt) {
 class Coordinator {
  public:
   Coordinator(const AnyProblem& p, const RunOptions& opt, CoordinatorWire& wire)
-      : p_(p), opt_(opt), wire_(wire), peers_(static_cast<std::size_t>(wire.workers())) {}
+      : p_(p), opt_(opt), wire_(wire), peers_(static_cast<std::size_t>(wire.workers())), stop_(opt.interrupt) {}
 
   RunResult run() {
     const auto t0 = std::chrono::steady_clock::now();
@@ -50,7 +50,7 @@ class Coordinator {
     finish();
     r_.cluster->coordinator_cpu_seconds = thread_cpu_seconds() - cpu0;
     r_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!failure_.empty()) throw ClusterError(failure_);
+    stop_.rethrow();
     return r_;
   }
 
@@ -79,7 +79,8 @@ class Coordinator {
     r_.tasks = count_tasks(p_, r_.split_depth);
     journal_ = detail::open_journal(p_, opt_, r_);
     r_.tasks_resumed = journal_ ? journal_->resumed() : 0;
-    merger_.emplace(p_, MergePolicy{false, opt_.solutions, 0, opt_.dedup_memory, opt_.on_solution}, journal_.get());
+    merger_.emplace(p_, MergePolicy{false, opt_.solutions, 0, opt_.dedup_memory, opt_.on_solution}, journal_.get(),
+                    stop_);
     stream_.emplace(p_, r_.split_depth, opt_.task_chunk);
   }
 
@@ -89,7 +90,7 @@ class Coordinator {
     double wait = 0;
     std::optional<std::chrono::steady_clock::time_point> stop_sent;
     while (byes_ < peers_.size()) {
-      if (!stopping_ && (interrupted() || merger_->halt().load())) stop_all();
+      if (!stopping_ && stop_.requested()) stop_all();
       if (!stopping_) {
         next_chunk_if_done();
         answer_wants();
@@ -97,9 +98,9 @@ class Coordinator {
         stop_sent = std::chrono::steady_clock::now();
       } else if (std::chrono::steady_clock::now() - *stop_sent > std::chrono::seconds(kStopGraceSeconds)) {
         for (std::size_t w = 0; w < peers_.size(); ++w)
-          if (!peers_[w].bye && failure_.empty())
-            failure_ = "rank " + std::to_string(w) + " did not answer the stop within " +
-                       std::to_string(kStopGraceSeconds) + " s";
+          if (!peers_[w].bye)
+            fail("rank " + std::to_string(w) + " did not answer the stop within " + std::to_string(kStopGraceSeconds) +
+                 " s");
         break;
       }
       int w = -1;
@@ -125,13 +126,12 @@ class Coordinator {
     take_totals(r_, merger_->total());
     r_.exhaustive = merger_->exhaustive() && planned_all_ && chunk_returned();
     // A stop that came after the last task changes nothing.
-    r_.interrupted = !r_.exhaustive && (interrupted() || r_.cluster->lost_rank >= 0);
+    r_.interrupted = !r_.exhaustive && (stop_.interrupted() || r_.cluster->lost_rank >= 0);
     r_.tasks_run = merger_->tasks_run();
     for (const auto& s : r_.cluster->ranks) r_.pieces += s.pieces;
-    merger_->rethrow();
   }
 
-  bool interrupted() const { return opt_.interrupt && opt_.interrupt->load(); }
+  void fail(const std::string& why) { stop_.fail(std::make_exception_ptr(ClusterError(why))); }
 
   // Every task of the chunk is back, with all of its pieces.
   bool chunk_returned() const { return returned_ == sel_.run.size(); }
@@ -222,7 +222,7 @@ class Coordinator {
         report(w, peer, rd);
         break;
       case wire::Kind::Fail:
-        if (failure_.empty()) failure_ = "rank " + std::to_string(w) + ": " + rd.get_text();
+        fail("rank " + std::to_string(w) + ": " + rd.get_text());
         stop_all();
         break;
       default:
@@ -253,6 +253,7 @@ class Coordinator {
     // run cannot be whole, so everyone stops and the journal keeps what is done.
     if ((skipped || (flags & wire::kInterrupted)) && !stopping_) {
       r_.cluster->lost_rank = w;
+      stop_.request(Stop::Why::Elsewhere);
       stop_all();
     }
   }
@@ -285,7 +286,7 @@ class Coordinator {
     --peers_[w].holding;
     std::unique_ptr<TaskCore> ctx;
     if (ok) {
-      ctx = std::make_unique<TaskCore>(p_.solution_size(), merger_->emit_policy(), merger_->halt(), nullptr);
+      ctx = std::make_unique<TaskCore>(p_.solution_size(), merger_->emit_policy(), stop_);
       ctx->record = wire::get_record(rd);
       const auto n = rd.get<std::uint32_t>();
       ctx->kept = rd.get_bytes(std::size_t{n} * p_.solution_size());
@@ -413,6 +414,7 @@ class Coordinator {
   std::vector<Peer> peers_;
   RunResult r_;
   std::unique_ptr<Journal> journal_;
+  Stop stop_;  // before the merger, which asks it to stop
   std::optional<OrderedMerger> merger_;
   std::optional<TaskStream> stream_;
   TaskChunk chunk_;
@@ -430,7 +432,6 @@ class Coordinator {
   std::map<std::uint64_t, Part> parts_;
   bool planned_all_ = false;
   bool stopping_ = false;
-  std::string failure_;
   std::optional<ProgressClock> progress_;
 };
 
@@ -440,28 +441,21 @@ class Coordinator {
 class Worker {
  public:
   Worker(const AnyProblem& p, const RunOptions& opt, WorkerWire& wire)
-      : p_(p), opt_(opt), wire_(wire), threads_(resolve_threads(opt.threads)), gauge_(threads_) {
-    local_ = opt;
-    local_.interrupt = &stop_;
-    local_.on_solution = nullptr;
-    local_.on_progress = nullptr;
-  }
+      : p_(p), opt_(opt), wire_(wire), threads_(resolve_threads(opt.threads)), gauge_(threads_), stop_(opt.interrupt) {}
 
   void run() {
     check_cluster_options(opt_);
-    // Only its halt flag, emit policy and first failure are used here.
-    OrderedMerger merger(p_, {false, opt_.solutions, 0, 0, nullptr}, nullptr);
     // Splitting is on with one thread too: its pieces go to idle ranks.
     const TaskTeam team{p_,
-                        local_,
-                        merger,
+                        OrderedMerger::emit_policy(p_, {false, opt_.solutions}),
+                        stop_,
                         gauge_,
                         {opt_.adaptive, std::max<std::uint64_t>(opt_.split_nodes, 1), opt_.split_always},
-                        [] {},
+                        nullptr,
                         [this](const std::byte* state) { return send_away(state); }};
     std::thread driver([&] { drive(team); });
     try {
-      talk(merger);
+      talk();
     } catch (const std::exception& e) {
       quit(driver);
       say_goodbye(e.what());
@@ -512,7 +506,7 @@ class Worker {
     {
       std::lock_guard lk(mu_);
       closing_ = true;
-      stop_.store(true);
+      stop_.request(Stop::Why::Elsewhere);
     }
     cv_.notify_all();
     driver.join();
@@ -549,7 +543,7 @@ class Worker {
   }
 
   // The calling thread: asks ahead, passes batches on, reports.
-  void talk(OrderedMerger& merger) {
+  void talk() {
     bool asked = false, no_more = false, failed = false;
     std::vector<Done> held;  // finished, not yet reported
     std::vector<Away> away;  // handed out, not yet sent
@@ -570,7 +564,6 @@ class Worker {
         for (auto& a : away_) away.push_back(std::move(a));
         away_.clear();
       }
-      if (opt_.interrupt && opt_.interrupt->load()) stop_.store(true);
       // Starved, wait on the wire itself: the answer is taken the moment it comes.
       asked = receive_all(asked, no_more, starved ? 0.05 : 0);
       {
@@ -578,14 +571,14 @@ class Worker {
         for (auto& b : back_) back.push_back(std::move(b));
         back_.clear();
       }
-      if (stop_.load()) {
+      if (stop_.requested()) {
         no_more = true;
         std::lock_guard lk(mu_);
         for (auto& b : queue_)
           for (auto& [id, s] : b) held.push_back({id, nullptr});
         queue_.clear();
       }
-      if (!failed) failed = report_failure(merger);
+      if (!failed) failed = report_failure();
       if (failed) no_more = true;
       std::size_t queued = 0;
       bool idle = false;
@@ -657,7 +650,7 @@ class Worker {
           break;
         }
         case wire::Kind::Stop:
-          stop_.store(true);
+          stop_.request(Stop::Why::Elsewhere);
           break;
         default:
           throw ClusterError("the coordinator sent a message no coordinator sends");
@@ -667,8 +660,8 @@ class Worker {
   }
 
   // A task that threw: the coordinator hears why, and this worker stops.
-  bool report_failure(OrderedMerger& merger) {
-    const std::exception_ptr failure = merger.failure();
+  bool report_failure() {
+    const std::exception_ptr failure = stop_.failure();
     if (!failure) return false;
     try {
       std::rethrow_exception(failure);
@@ -681,7 +674,6 @@ class Worker {
       out.put_text("unknown failure");
       wire_.send(out.take());
     }
-    stop_.store(true);
     return true;
   }
 
@@ -693,7 +685,7 @@ class Worker {
     std::uint8_t flags = bye ? wire::kBye : 0;
     bool skipped = false;
     for (const auto& d : done) skipped |= !d.ctx || d.ctx->aborted();
-    if (skipped || (stop_.load() && opt_.interrupt && opt_.interrupt->load())) flags |= wire::kInterrupted;
+    if (skipped || stop_.interrupted()) flags |= wire::kInterrupted;
     out.put(flags);
     out.put(want);
     out.put(static_cast<std::uint32_t>(threads_));
@@ -729,11 +721,10 @@ class Worker {
 
   const AnyProblem& p_;
   const RunOptions& opt_;
-  RunOptions local_;
   WorkerWire& wire_;
   const unsigned threads_;
   WorkGauge gauge_;
-  std::atomic<bool> stop_{false};  // the coordinator's Stop, or this rank's signal
+  Stop stop_;  // this rank's signal, a failed task, or the coordinator's Stop
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::vector<std::pair<std::uint64_t, std::vector<std::byte>>>> queue_;

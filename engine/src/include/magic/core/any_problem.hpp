@@ -37,8 +37,7 @@ class AnyProblem {
 
   virtual void expand(int depth, ByteSink sink) const = 0;
   // A context for one task of this problem; solve() takes only those.
-  virtual std::unique_ptr<TaskCore> context(const EmitPolicy& policy, const std::atomic<bool>& halt,
-                                            const std::atomic<bool>* interrupt,
+  virtual std::unique_ptr<TaskCore> context(const EmitPolicy& policy, const Stop& stop,
                                             TaskCore::Splitting split = {}) const = 0;
   virtual void solve(const std::byte* state, TaskCore& ctx) const = 0;
 
@@ -74,10 +73,9 @@ class Erased final : public AnyProblem {
     auto each = [&sink](const State& s, bool leaf) { sink(reinterpret_cast<const std::byte*>(&s), leaf); };
     p_.expand(depth, each);
   }
-  std::unique_ptr<TaskCore> context(const EmitPolicy& policy, const std::atomic<bool>& halt,
-                                    const std::atomic<bool>* interrupt,
+  std::unique_ptr<TaskCore> context(const EmitPolicy& policy, const Stop& stop,
                                     TaskCore::Splitting split = {}) const override {
-    return std::make_unique<TaskContext<P>>(p_, policy, halt, interrupt, std::move(split));
+    return std::make_unique<TaskContext<P>>(p_, policy, stop, std::move(split));
   }
   void solve(const std::byte* state, TaskCore& ctx) const override {
     p_.solve(load<State>(state), static_cast<TaskContext<P>&>(ctx));

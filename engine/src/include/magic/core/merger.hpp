@@ -44,7 +44,8 @@ struct MergePolicy {
 
 class OrderedMerger {
  public:
-  OrderedMerger(const AnyProblem& p, MergePolicy policy, Journal* checkpoint);
+  // Asks `stop` to stop the run at the limit, or when folding fails.
+  OrderedMerger(const AnyProblem& p, MergePolicy policy, Journal* checkpoint, Stop& stop);
 
   // The next tasks to fold, in order: `ids[k]` is the task index of the
   // chunk's k-th task to run; `resumed` (ascending) are the chunk's tasks the
@@ -58,7 +59,6 @@ class OrderedMerger {
     return {p.emits(), m.hash_set || m.stop_after > 0, m.solutions, m.stop_after};
   }
   EmitPolicy emit_policy() const { return emit_policy(p_, policy_); }
-  const std::atomic<bool>& halt() const { return halt_; }
 
   // Hands over this run's k-th task (null: skipped, never run), run by
   // build `source` (empty: this process's; a cluster's other ranks may
@@ -69,13 +69,6 @@ class OrderedMerger {
 
   // Runs f under the merger's lock, where folded() and total() hold still (progress).
   void locked(const std::function<void()>& f);
-
-  void fail(std::exception_ptr e);
-  void rethrow() const {
-    if (failure_) std::rethrow_exception(failure_);
-  }
-  // The first failure, if any; safe while tasks run (rethrow() is for after).
-  std::exception_ptr failure();
 
   const TaskRecord& total() const { return total_; }
   std::uint64_t folded() const { return folded_before_ + next_; }
@@ -98,7 +91,6 @@ class OrderedMerger {
   void add_effort(const TaskRecord& r);
   void hand_out(const nlohmann::json& s);
   void resume_below(std::uint64_t id);
-  void fail_locked(std::exception_ptr e);
 
   const AnyProblem& p_;
   MergePolicy policy_;
@@ -116,8 +108,7 @@ class OrderedMerger {
   std::uint64_t tasks_run_ = 0;
   bool exhaustive_ = true;
   TaskRecord total_;
-  std::atomic<bool> halt_{false};
-  std::exception_ptr failure_;
+  Stop& stop_;
 };
 
 }  // namespace magic

@@ -19,6 +19,7 @@
 
 #include "magic/core/problem.hpp"
 #include "magic/core/split.hpp"
+#include "magic/core/stop.hpp"
 #include "magic/task_record.hpp"
 
 namespace magic {
@@ -67,8 +68,7 @@ class TaskCore {
  public:
   using Splitting = TaskSplitting;
 
-  TaskCore(std::size_t solution_size, const EmitPolicy& policy, const std::atomic<bool>& halt,
-           const std::atomic<bool>* interrupt, Splitting split = {});
+  TaskCore(std::size_t solution_size, const EmitPolicy& policy, const Stop& stop, Splitting split = {});
   virtual ~TaskCore() = default;
   TaskCore(const TaskCore&) = delete;
   TaskCore& operator=(const TaskCore&) = delete;
@@ -141,8 +141,7 @@ class TaskCore {
   const std::size_t sol_;
   EmitPolicy policy_;
   std::size_t keep_bytes_;
-  const std::atomic<bool>& halt_;
-  const std::atomic<bool>* interrupt_;
+  const Stop& run_stop_;
   Splitting split_;
   std::vector<Piece> pieces_;
   std::uint64_t countable_ = 0;
@@ -164,9 +163,8 @@ class TaskContext final : public TaskCore {
   using Solution = typename P::Solution;
   using State = typename P::State;
 
-  TaskContext(const P& p, const EmitPolicy& policy, const std::atomic<bool>& halt,
-              const std::atomic<bool>* interrupt, Splitting split = {})
-      : TaskCore(sizeof(Solution), policy, halt, interrupt, std::move(split)), p_(p) {}
+  TaskContext(const P& p, const EmitPolicy& policy, const Stop& stop, Splitting split = {})
+      : TaskCore(sizeof(Solution), policy, stop, std::move(split)), p_(p) {}
 
   void emit(const Solution& s) {
     const Solution c = p_.canonical(s);
