@@ -6,16 +6,19 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "magic/cluster.hpp"
 #include "magic/cluster_spec.hpp"
 #include "magic/journal.hpp"
+#include "magic/registry.hpp"
 #include "magic/runner.hpp"
 #include "magic/result.hpp"
 #include "temp_path.hpp"
@@ -341,6 +344,45 @@ namespace {
 // Issue 43 item 1: a Job is made once from its spec and answers everything
 // a run asks: its description, its by-key name, its runs in this process
 // and across ranks, all with the counts the spec-level calls give.
+// A family that counts how often its specs are visited.
+struct CountingToyFamily {
+  static constexpr const char* kName = "subset-sum";
+  static inline int visits = 0;
+  template <class F>
+  static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
+    ++visits;
+    return f(SubsetSum{spec.at("n").get<int>(), spec.at("k").get<int>(), spec.at("s").get<int>()});
+  }
+};
+
+// One run visits its spec once: making the Job does, and everything the
+// CLI then asks (runs here and across ranks, the result's fields, the
+// by-key name, the no-solution reason) asks the Job.  The count is the
+// brute-force one.
+TEST(Job, ARunVisitsItsSpecOnce) {
+  const nlohmann::json spec{{"name", "subset-sum"}, {"n", 14}, {"k", 4}, {"s", 30}};
+  std::uint64_t brute = 0;
+  for (std::uint32_t set = 0; set < (1u << 14); ++set)
+    if (std::popcount(set) == 4) {
+      int sum = 0;
+      for (int v = 1; v <= 14; ++v) sum += (set >> (v - 1) & 1) ? v : 0;
+      brute += sum == 30;
+    }
+  CountingToyFamily::visits = 0;
+  const magic::Job job = magic::detail::make_job<std::tuple<CountingToyFamily>>(spec);
+  const RunResult r = job.run({.threads = 2, .split_depth = 2});
+  const RunResult across = magic::run_loopback(job, {.threads = 1}, 2);
+  const nlohmann::json fields = job.result_fields(r);
+  EXPECT_EQ(job.by_key_name(), "");
+  EXPECT_EQ(job.no_solution_reason(), "");
+  EXPECT_EQ(job.problem(), spec);
+  EXPECT_EQ(r.unique, brute);
+  EXPECT_EQ(across.digest, r.digest);
+  EXPECT_EQ(fields.at("counts").at("unique"), brute);
+  EXPECT_EQ(CountingToyFamily::visits, 1);
+  EXPECT_THROW(magic::detail::make_job<std::tuple<CountingToyFamily>>({{"name", "star"}}), magic::SpecError);
+}
+
 TEST(Job, OneJobAnswersWhatItsSpecWouldAndRunsAsOftenAsAsked) {
   const nlohmann::json spec{{"name", "star"}, {"n", 8}};
   const magic::Job job = magic::Job::make(spec);

@@ -3,7 +3,7 @@
 #include "magic/job.hpp"
 #include "magic/result.hpp"
 #include "magic/runner.hpp"
-#include "run_family.hpp"
+#include "magic/job_core.hpp"
 
 namespace magic {
 
@@ -17,11 +17,8 @@ MAGIC_JOB_FAMILY_AS(extern, CompleteFamily)
 std::string by_key_name(const nlohmann::json& problem) {
   std::string out;
   if (!problem.is_object() || !problem.contains("name") || !problem.at("name").is_string()) return out;
-  with_family(problem.at("name").get<std::string>(), [&](auto fam) {
-    using Fam = decltype(fam);
-    if constexpr (requires { Fam::by_key_name(problem); }) out = Fam::by_key_name(problem);
-    else if constexpr (requires { Fam::kByKey; }) out = Fam::kByKey;
-  });
+  with_family(problem.at("name").get<std::string>(),
+              [&](auto fam) { out = detail::family_by_key_name<decltype(fam)>(problem); });
   return out;
 }
 
@@ -34,9 +31,7 @@ Picture picture_of(const std::string& problem_name) {
 
 std::uint64_t default_stop_after(const nlohmann::json& spec) {
   std::uint64_t n = 0;
-  with_family(spec.value("name", ""), [&](auto fam) {
-    if constexpr (requires { decltype(fam)::default_stop_after(spec); }) n = decltype(fam)::default_stop_after(spec);
-  });
+  with_family(spec.value("name", ""), [&](auto fam) { n = detail::family_stop_after<decltype(fam)>(spec); });
   return n;
 }
 
@@ -73,8 +68,9 @@ bool is_field_value(const std::string& family, const std::string& field, const s
   return out;
 }
 
-nlohmann::json result_fields(const SpecInfo& info, const RunResult& r) {
-  nlohmann::json out{{"counts", counts_json(r, by_key_name(info.problem))},
+namespace {
+nlohmann::json fields_of(const SpecInfo& info, const RunResult& r, const std::string& by_key) {
+  nlohmann::json out{{"counts", counts_json(r, by_key)},
                      {"exhaustive", r.exhaustive},
                      {"digest", r.digest.hex()},
                      {"run", run_json(r)}};
@@ -82,14 +78,13 @@ nlohmann::json result_fields(const SpecInfo& info, const RunResult& r) {
   if (r.interrupted) out["interrupted"] = true;
   return out;
 }
+}  // namespace
 
-Job Job::make(const nlohmann::json& spec) {
-  std::unique_ptr<detail::JobCore> core =
-      with_spec_family(spec, [&](auto fam) { return detail::job_family<decltype(fam)>(spec); });
-  core->by_key_name = magic::by_key_name(core->info.problem);
-  core->stop_after = default_stop_after(spec);
-  return Job(std::move(core));
+nlohmann::json result_fields(const SpecInfo& info, const RunResult& r) {
+  return fields_of(info, r, by_key_name(info.problem));
 }
+
+Job Job::make(const nlohmann::json& spec) { return detail::make_job<Families>(spec); }
 
 Job::Job(std::unique_ptr<detail::JobCore> core) : core_(std::move(core)) {}
 Job::~Job() = default;
@@ -110,7 +105,9 @@ RunOptions Job::with_defaults(const RunOptions& ro) const {
 
 const AnyProblem& Job::problem_face() const { return core_->problem(); }
 
-nlohmann::json Job::result_fields(const RunResult& r) const { return magic::result_fields(info(), r); }
+nlohmann::json Job::result_fields(const RunResult& r) const {
+  return fields_of(info(), r, core_->by_key_name);
+}
 
 SpecInfo describe_spec(const nlohmann::json& spec) { return Job::make(spec).info(); }
 

@@ -1,7 +1,7 @@
 // Jobs (run_spec, describe_spec) of the circle problems, and the runner for each
-// (see run_family.hpp).
+// (see magic/job_core.hpp).
 #include "magic/circle.hpp"
-#include "run_family.hpp"
+#include "magic/job_core.hpp"
 
 namespace magic {
 MAGIC_RUN_AS(, CircleProblem)

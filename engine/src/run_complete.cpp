@@ -1,7 +1,7 @@
 // Jobs (run_spec, describe_spec) of the complete problems, and the runner for
-// each of its instances (see run_family.hpp).
+// each of its instances (see magic/job_core.hpp).
 #include "magic/complete.hpp"
-#include "run_family.hpp"
+#include "magic/job_core.hpp"
 
 namespace magic::detail {
 MAGIC_JOB_FAMILY_AS(, CompleteFamily)

@@ -1,6 +1,6 @@
-// Jobs (run_spec, describe_spec) of the star problems (see run_family.hpp).
+// Jobs (run_spec, describe_spec) of the star problems (see magic/job_core.hpp).
 #include "magic/star.hpp"
-#include "run_family.hpp"
+#include "magic/job_core.hpp"
 
 namespace magic::detail {
 MAGIC_JOB_FAMILY_AS(, StarFamily)

@@ -1,6 +1,6 @@
-// The runner for the star sizes in MAGIC_STAR_SIZES_17 (see run_family.hpp).
+// The runner for the star sizes in MAGIC_STAR_SIZES_17 (see magic/job_core.hpp).
 #include "magic/star.hpp"
-#include "run_family.hpp"
+#include "magic/job_core.hpp"
 
 namespace magic {
 MAGIC_STAR_SIZES_17(MAGIC_RUN_STAR)

@@ -20,7 +20,7 @@ namespace magic {
 
 class AnyProblem;  // the engine's face of a problem (private)
 namespace detail {
-struct JobCore;  // the problem, erased (engine/src/run_family.hpp)
+struct JobCore;  // the problem, erased (engine/src/include/magic/job_core.hpp)
 }
 
 class Job {
@@ -48,8 +48,10 @@ class Job {
   RunResult coordinate(const RunOptions& ro, CoordinatorWire& wire) const;
   void serve(const RunOptions& ro, WorkerWire& wire) const;
 
- private:
+  // The registry's (make_job, magic/registry.hpp): a JobCore is private.
   explicit Job(std::unique_ptr<detail::JobCore> core);
+
+ private:
   RunOptions with_defaults(const RunOptions& ro) const;
   const AnyProblem& problem_face() const;
 

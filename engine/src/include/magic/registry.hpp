@@ -19,6 +19,8 @@
 #include "magic/complete.hpp"
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
+#include "magic/job.hpp"
+#include "magic/job_core.hpp"
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
 #include "magic/square.hpp"
@@ -33,26 +35,27 @@ inline SpecError unknown_problem(const std::string& name) {
 }
 
 // Calls f(family) with the family named `name`; false if there is none.
-template <class F>
+// Fams: the families to look in (a test's own toy families, or Families).
+template <class Fams = Families, class F>
 bool with_family(const std::string& name, F&& f) {
   return std::apply([&](auto... fam) { return ((name == decltype(fam)::kName ? (f(fam), true) : false) || ...); },
-                    Families{});
+                    Fams{});
 }
 
 // Calls f(family) with the family the spec names and returns its result
 // (if any).
 // Throws SpecError for an unknown or malformed spec.
-template <class F>
+template <class Fams = Families, class F>
 auto with_spec_family(const nlohmann::json& spec, F&& f) {
-  using R = decltype(f(SquareFamily{}));
+  using R = decltype(f(std::tuple_element_t<0, Fams>{}));
   if (!spec.is_object() || !spec.contains("name") || !spec.at("name").is_string())
     throw SpecError("a problem spec is an object with a \"name\", got " + spec.dump());
   const std::string name = spec.at("name").get<std::string>();
   if constexpr (std::is_void_v<R>) {
-    if (!with_family(name, [&](auto fam) { f(fam); })) throw unknown_problem(name);
+    if (!with_family<Fams>(name, [&](auto fam) { f(fam); })) throw unknown_problem(name);
   } else {
     std::optional<R> out;
-    if (!with_family(name, [&](auto fam) { out.emplace(f(fam)); })) throw unknown_problem(name);
+    if (!with_family<Fams>(name, [&](auto fam) { out.emplace(f(fam)); })) throw unknown_problem(name);
     return R(std::move(*out));
   }
 }
@@ -63,5 +66,14 @@ template <class F>
 auto visit_problem(const nlohmann::json& spec, F&& f) {
   return with_spec_family(spec, [&](auto fam) { return decltype(fam)::visit(spec, f); });
 }
+
+namespace detail {
+// The Job of a spec, from the families Fams (Job::make: Families): the
+// spec is visited once, here.
+template <class Fams>
+Job make_job(const nlohmann::json& spec) {
+  return Job(with_spec_family<Fams>(spec, [&](auto fam) { return job_family<decltype(fam)>(spec); }));
+}
+}  // namespace detail
 
 }  // namespace magic

@@ -1,6 +1,6 @@
 #pragma once
-// The dispatch from a spec to a Job, one file per family
-// (run_<family>.cpp).  The searches (each type's walks and its erased face)
+// The dispatch from a spec to a Job (make_job, magic/registry.hpp), one
+// file per family (run_<family>.cpp).  The searches (each type's walks and its erased face)
 // are most of the build's compile time: they are compiled once, in those
 // files and, for the star's sizes, in run_star_<first size>.cpp, which a
 // parallel build puts on different cores.  The extern declarations keep
@@ -44,7 +44,21 @@ struct HeldProblem final : JobCore {
   Erased<P> face;
 };
 
-// The one visit of a spec: the family builds its problem, the Job keeps it.
+// What a family says of its problems without building one.
+template <class Fam>
+std::string family_by_key_name(const nlohmann::json& problem) {
+  if constexpr (requires { Fam::by_key_name(problem); }) return Fam::by_key_name(problem);
+  else if constexpr (requires { Fam::kByKey; }) return Fam::kByKey;
+  else return {};
+}
+template <class Fam>
+std::uint64_t family_stop_after(const nlohmann::json& spec) {
+  if constexpr (requires { Fam::default_stop_after(spec); }) return Fam::default_stop_after(spec);
+  else return 0;
+}
+
+// The one visit of a spec: the family builds its problem, the Job keeps it
+// with everything else the family says of it.
 template <class Fam>
 std::unique_ptr<JobCore> job_family(const nlohmann::json& spec) {
   std::unique_ptr<JobCore> job = Fam::visit(spec, [](const auto& p) -> std::unique_ptr<JobCore> {
@@ -53,6 +67,8 @@ std::unique_ptr<JobCore> job_family(const nlohmann::json& spec) {
     return held;
   });
   if constexpr (requires { Fam::no_solution_reason(spec); }) job->no_solution_reason = Fam::no_solution_reason(spec);
+  job->by_key_name = family_by_key_name<Fam>(job->info.problem);
+  job->stop_after = family_stop_after<Fam>(spec);
   return job;
 }
 
