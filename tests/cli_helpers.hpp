@@ -3,7 +3,8 @@
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
+
+#include "magic/process.hpp"
 
 #include "temp_path.hpp"
 
@@ -13,35 +14,41 @@ struct CliRun {
   std::string err;  // stderr
 };
 
+// The text of a file ("" if there is none).
+inline std::string read_text(const std::string& path) {
+  std::string s;
+  if (FILE* f = std::fopen(path.c_str(), "r")) {
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) s.append(buf.data(), n);
+    std::fclose(f);
+  }
+  return s;
+}
+
+// A shell command line, started the one way the project starts programs
+// (magic::run_process): its own redirections apply over stdin, stdout and
+// stderr on /dev/null.  The exit code, or 128 + the signal.
+inline int run_shell_status(const std::string& command) {
+  return magic::run_process({"/bin/sh", "-c", command}, {.output_file = "/dev/null"}).code;
+}
+
 // Runs a shell command line (another program than magic-enum: a script).
 inline CliRun run_cli_raw(const std::string& command, const std::string& stdin_text = "") {
   // Output goes through files (not pipes) so neither stream can block the
   // other; they are removed on return.
   const ScratchPath out("cli_out"), err("cli_err"), in("cli_in");
-  std::string cmd = command + " >" + out.str() + " 2>" + err.str();
+  magic::ProcessOptions opt{.output_file = out.str(), .error_file = err.str()};
   if (!stdin_text.empty()) {
     FILE* f = std::fopen(in.str().c_str(), "w");
     std::fputs(stdin_text.c_str(), f);
     std::fclose(f);
-    cmd += " <" + in.str();
-  } else {
-    cmd += " </dev/null";
+    opt.input_file = in.str();
   }
-  const int status = std::system(cmd.c_str());
-  auto slurp = [](const std::string& p) {
-    std::string s;
-    if (FILE* f = std::fopen(p.c_str(), "r")) {
-      std::array<char, 4096> buf;
-      std::size_t n;
-      while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) s.append(buf.data(), n);
-      std::fclose(f);
-    }
-    return s;
-  };
   CliRun r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out.str());
-  r.err = slurp(err.str());
+  r.code = magic::run_process({"/bin/sh", "-c", command}, opt).code;
+  r.out = read_text(out.str());
+  r.err = read_text(err.str());
   return r;
 }
 

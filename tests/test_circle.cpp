@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "magic/circle.hpp"
+#include "magic/process.hpp"
 #include "magic/spec.hpp"
 #include "oracle/circle_oracle.hpp"
 #include "temp_path.hpp"
@@ -221,7 +222,7 @@ TEST(Circle, Maenjin2BaselineReproducesTheDocument) {
   const int expect[] = {1, 2, 1, 5, 0, 6, 4, 6, 0, 18};
   for (int n = 3; n <= 12; ++n) {
     const ScratchPath out("maenjin2_" + std::to_string(n));
-    ASSERT_EQ(std::system((bin + " " + std::to_string(n) + " >" + out.str()).c_str()), 0);
+    ASSERT_EQ(magic::run_process({bin, std::to_string(n)}, {.output_file = out.str()}).code, 0);
     std::FILE* f = std::fopen(out.str().c_str(), "r");
     ASSERT_NE(f, nullptr);
     std::string text;

@@ -14,7 +14,6 @@
 #include <csignal>
 #include <poll.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -152,42 +151,22 @@ TEST_F(Hardening, RecordsOfAnotherRunUnderThisHeaderAreRefused) {
 // slow stdout (a pipe nobody reads yet) end the run after the document, not
 // in the middle of it: stdout holds all of it.
 TEST_F(Hardening, ASecondSignalDuringTheFinalWriteLeavesAWholeDocument) {
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
   const std::string err = at("err");
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    if (std::freopen(err.c_str(), "w", stderr) == nullptr) ::_exit(99);
-    // Some 600 KB of JSON: far more than a pipe holds.
-    ::execl(MAGIC_BIN, MAGIC_BIN, "star", "--n", "10", "-t", "1", "-q", "--json", "-", "--solutions", "all",
-            static_cast<char*>(nullptr));
-    ::_exit(98);
-  }
-  ::close(fds[1]);
+  // Some 600 KB of JSON on a pipe: far more than a pipe holds.
+  magic::Process p = magic::start_process(
+      {MAGIC_BIN, "star", "--n", "10", "-t", "1", "-q", "--json", "-", "--solutions", "all"}, {.error_file = err});
+  const pid_t pid = p.pid();
   // The first bytes mean the search is over and the write has begun; the
   // pipe then fills, and the write waits for a reader.
-  pollfd wait_for{fds[0], POLLIN, 0};
+  pollfd wait_for{p.out_fd(), POLLIN, 0};
   ASSERT_EQ(::poll(&wait_for, 1, 120000), 1) << "no output in 2 minutes";
   ::usleep(200000);
   ::kill(pid, SIGINT);
   ::usleep(200000);
   ::kill(pid, SIGINT);
   ::usleep(200000);
-  std::string out;
-  char buf[1 << 16];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    ASSERT_GT(n, 0);
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT) << status << ": " << slurp(err);
+  const std::string out = p.read_out();
+  EXPECT_EQ(p.wait(), 128 + SIGINT) << slurp(err);
   ASSERT_GT(out.size(), std::size_t{1} << 17) << "the document should not fit in a pipe";
   const auto doc = nlohmann::json::parse(out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << out.size() << " bytes that are not one JSON document; stderr: " << slurp(err);
@@ -195,9 +174,9 @@ TEST_F(Hardening, ASecondSignalDuringTheFinalWriteLeavesAWholeDocument) {
 }
 
 TEST_F(Hardening, StaleTempFilesOfDeadRunsAreRemoved) {
-  const pid_t dead = fork();
-  if (dead == 0) _exit(0);
-  waitpid(dead, nullptr, 0);
+  magic::Process gone = magic::start_process({"/bin/true"});
+  const pid_t dead = gone.pid();
+  gone.wait();
   const std::string out = at("out.json");
   const std::string stale = at(".out.json.magic-tmp-" + std::to_string(dead) + "-abcdef");
   const std::string live = at(".out.json.magic-tmp-" + std::to_string(getpid()) + "-abcdef");
@@ -220,7 +199,7 @@ TEST_F(Hardening, LinksAndFifosAreWrittenThroughNotReplaced) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   const std::string cmd = "cat " + fifo + " > " + got + " & " + MAGIC_BIN + " square --order 3 -q --json " + fifo +
                           " ; wait";
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  ASSERT_EQ(run_shell_status(cmd), 0);
   struct stat st {};
   ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
@@ -244,8 +223,7 @@ TEST_F(Hardening, AFullStdoutIsAnError) {
   const std::string err = at("err");
   for (const char* args : {"square --order 3", "square --order 3 --json -", "square --order 3 --svg -"}) {
     const std::string cmd = std::string(MAGIC_BIN) + " " + args + " >/dev/full 2>" + err;
-    const int status = std::system(cmd.c_str());
-    EXPECT_EQ(WEXITSTATUS(status), 2) << args;
+    EXPECT_EQ(run_shell_status(cmd), 2) << args;
     const std::string e = slurp(err);
     EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
   }
@@ -259,8 +237,7 @@ TEST_F(Hardening, AClosedStdoutIsRefusedBeforeTheSearch) {
     for (const char* args : {"star --n 13 -t 1", "star --n 13 -t 1 -q --json -"}) {
       const std::string cmd = std::string(MAGIC_BIN) + " " + args + " --checkpoint " + journal + " " + redirect +
                               " 2>" + err;
-      const int status = std::system(cmd.c_str());
-      EXPECT_EQ(WEXITSTATUS(status), 2) << cmd;
+      EXPECT_EQ(run_shell_status(cmd), 2) << cmd;
       const std::string e = slurp(err);
       EXPECT_NE(e.find("standard output is closed"), std::string::npos) << e;
       EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
@@ -268,7 +245,7 @@ TEST_F(Hardening, AClosedStdoutIsRefusedBeforeTheSearch) {
     }
   }
   const std::string quiet = std::string(MAGIC_BIN) + " square --order 3 -q --json " + json + " >&- 2>" + err;
-  EXPECT_EQ(WEXITSTATUS(std::system(quiet.c_str())), 0) << slurp(err);
+  EXPECT_EQ(run_shell_status(quiet), 0) << slurp(err);
   EXPECT_TRUE(fs::exists(json));
 }
 
@@ -354,7 +331,7 @@ TEST_F(Hardening, StdoutUnderAnotherNameIsStdout) {
   const std::string out = at("f.out"), err = at("err");
   const auto status_of = [&](const std::string& args) {
     const std::string cmd = std::string(MAGIC_BIN) + " " + args + " >" + out + " 2>" + err;
-    return WEXITSTATUS(std::system(cmd.c_str()));
+    return run_shell_status(cmd);
   };
   for (const std::string& args : std::vector<std::string>{"circle --n 8 -t 1 -q --json - --solutions-file /dev/stdout",
                                  "circle --n 8 -t 1 -q --json /dev/fd/1 --svg -",
@@ -379,7 +356,7 @@ TEST_F(Hardening, AFileTheUserCannotWriteIsNotReplaced) {
     fs::permissions(dir.path(), fs::perms::all);  // nobody may create files here
     const std::string reach = "runuser -u nobody -- test -w " + dir.str() + " >/dev/null 2>&1 && runuser -u nobody -- " +
                               MAGIC_BIN + " --version >/dev/null 2>&1";
-    if (std::system(reach.c_str()) != 0)
+    if (run_shell_status(reach) != 0)
       GTEST_SKIP() << "nobody cannot run " << MAGIC_BIN << " in " << dir.str() << " (a parent directory is private?)";
     as_user = "runuser -u nobody -- ";
   }
@@ -388,7 +365,7 @@ TEST_F(Hardening, AFileTheUserCannotWriteIsNotReplaced) {
   fs::permissions(ro, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   const std::string cmd =
       as_user + std::string(MAGIC_BIN) + " circle --n 8 -t 1 -q --json " + ro + " >/dev/null 2>" + err;
-  EXPECT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 2) << slurp(err);
+  EXPECT_EQ(run_shell_status(cmd), 2) << slurp(err);
   EXPECT_NE(slurp(err).find("read-only"), std::string::npos) << slurp(err);
   EXPECT_EQ(slurp(ro), "keep");
   fs::permissions(ro, fs::perms::owner_write, fs::perm_options::add);

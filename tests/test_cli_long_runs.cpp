@@ -6,9 +6,7 @@
 
 #include <chrono>
 #include <csignal>
-#include <fcntl.h>
 #include <fstream>
-#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -18,39 +16,16 @@
 
 #include "cli_helpers.hpp"
 
-extern char** environ;
-
 namespace {
 
 const std::string kRun = "star --n 12 -t 1";
 constexpr std::uint64_t kStar12 = 396930;  // OEIS A200720
 
-struct Child {
-  pid_t pid = -1;
-  int status = 0;
-};
-
 // Starts magic-enum with `args` (no shell), output to the given files.
-Child spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
-  std::vector<std::string> argv_s{MAGIC_BIN};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  Child c;
-  EXPECT_EQ(posix_spawn(&c.pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
-  return c;
-}
-
-int wait_exit(Child& c) {
-  ::waitpid(c.pid, &c.status, 0);
-  return WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128 + WTERMSIG(c.status);
+magic::Process spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+  std::vector<std::string> argv{MAGIC_BIN};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return magic::start_process(argv, {.output_file = out, .error_file = err});
 }
 
 std::string slurp(const std::string& path) {
@@ -98,10 +73,10 @@ TEST(LongRuns, SigkillAtAnyMomentResumesToTheCleanResult) {
   for (int ms : {20, 300, 700}) {
     const ScratchPath ck("long_kill_ck"), out("long_kill_out"), err("long_kill_err");
     auto args = split(kRun + " -q --checkpoint-interval 0 --checkpoint " + ck.str());
-    Child c = spawn(args, out.str(), err.str());
+    magic::Process c = spawn(args, out.str(), err.str());
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-    ::kill(c.pid, SIGKILL);
-    wait_exit(c);
+    ::kill(c.pid(), SIGKILL);
+    c.wait();
     const auto resumed = run_json(kRun + " --checkpoint " + ck.str());
     expect_same_result(resumed, clean_run(), "killed after " + std::to_string(ms) + " ms");
   }
@@ -111,10 +86,10 @@ TEST(LongRuns, StopSignalsExitWithTheirCodeAndResume) {
   for (const auto& [sig, code] : std::vector<std::pair<int, int>>{{SIGINT, 130}, {SIGTERM, 143}, {SIGHUP, 129}}) {
     const ScratchPath ck("long_sig_ck"), out("long_sig_out"), err("long_sig_err");
     auto args = split(kRun + " --checkpoint-interval 0 --checkpoint " + ck.str() + " --json -");
-    Child c = spawn(args, out.str(), err.str());
+    magic::Process c = spawn(args, out.str(), err.str());
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    ::kill(c.pid, sig);
-    const int rc = wait_exit(c);
+    ::kill(c.pid(), sig);
+    const int rc = c.wait();
     if (rc == 0) continue;  // finished before the signal: nothing to check
     EXPECT_EQ(rc, code) << "signal " << sig;
     const std::string e = slurp(err.str());
@@ -130,19 +105,19 @@ TEST(LongRuns, StopSignalsExitWithTheirCodeAndResume) {
 TEST(LongRuns, ASecondSigintExitsAtOnceAndTheJournalStaysValid) {
   const ScratchPath ck("long_twice_ck"), out("long_twice_out"), err("long_twice_err");
   // A long run (star n = 14 takes minutes on one thread): only the signals end it.
-  Child c = spawn(split("star --n 14 -t 1 -q --checkpoint-interval 0 --checkpoint " + ck.str()), out.str(),
+  magic::Process c = spawn(split("star --n 14 -t 1 -q --checkpoint-interval 0 --checkpoint " + ck.str()), out.str(),
                   err.str());
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  ::kill(c.pid, SIGINT);
-  ::kill(c.pid, SIGINT);
+  ::kill(c.pid(), SIGINT);
+  ::kill(c.pid(), SIGINT);
   const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_EQ(wait_exit(c), 130);
+  EXPECT_EQ(c.wait(), 130);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
   // The journal is read back without complaint (it is then cut short by a SIGINT again).
-  Child again = spawn(split("star --n 14 -t 1 -q --checkpoint " + ck.str()), out.str(), err.str());
+  magic::Process again = spawn(split("star --n 14 -t 1 -q --checkpoint " + ck.str()), out.str(), err.str());
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  ::kill(again.pid, SIGINT);
-  EXPECT_EQ(wait_exit(again), 130) << slurp(err.str());
+  ::kill(again.pid(), SIGINT);
+  EXPECT_EQ(again.wait(), 130) << slurp(err.str());
   EXPECT_EQ(slurp(err.str()).find("corrupt"), std::string::npos);
 }
 

@@ -58,7 +58,7 @@ TEST(CliSquare, ResultNamesTheSourceCommit) {
   EXPECT_TRUE(std::all_of(commit.begin(), commit.end(), [](char c) { return std::isxdigit(c) && !std::isupper(c); }))
       << source;
   const std::string git = "git -C '" MAGIC_SOURCE_DIR "' cat-file -e " + commit + "^{commit} 2>/dev/null";
-  EXPECT_EQ(std::system(git.c_str()), 0) << "no commit " << commit << " in " MAGIC_SOURCE_DIR;
+  EXPECT_EQ(run_shell_status(git), 0) << "no commit " << commit << " in " MAGIC_SOURCE_DIR;
 }
 
 TEST(CliSquare, HumanSummaryEchoesTheRun) {

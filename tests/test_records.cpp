@@ -280,11 +280,12 @@ TEST(Records, EachFolderNamesTheCommitToBuild) {
     const std::string sha = command.substr(at + 15, command.find_first_not_of("0123456789abcdef", at + 15) - at - 15);
     EXPECT_GE(sha.size(), 7u) << e.path();
     // In a clone with its history, the commit is there to check out.
-    if (fs::exists(fs::path(MAGIC_SOURCE_DIR) / ".git") && std::system("git --version >/dev/null 2>&1") == 0) {
+    if (fs::exists(fs::path(MAGIC_SOURCE_DIR) / ".git") && run_shell_status("git --version") == 0) {
       const std::string probe = "git -C " + std::string(MAGIC_SOURCE_DIR) + " cat-file -e " + sha +
                                 "^{commit} 2>/dev/null";
-      const int code = std::system(probe.c_str());
-      if (code != 0 && std::system(("git -C " + std::string(MAGIC_SOURCE_DIR) + " rev-parse --is-shallow-repository 2>/dev/null | grep -q true").c_str()) != 0)
+      const int code = run_shell_status(probe);
+      if (code != 0 && run_shell_status("git -C " + std::string(MAGIC_SOURCE_DIR) +
+                                        " rev-parse --is-shallow-repository 2>/dev/null | grep -q true") != 0)
         ADD_FAILURE() << e.path() << ": commit " << sha << " is not in this repository";
     }
   }

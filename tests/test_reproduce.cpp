@@ -4,7 +4,6 @@
 #include <csignal>
 #include <cstdio>
 #include <vector>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
@@ -27,10 +26,10 @@ nlohmann::json documents() { return nlohmann::json::parse(magic::embedded_docume
 // Well-formed XML (xmllint), and a real renderer draws it (rsvg-convert).
 void expect_renders(const fs::path& svg) {
   const std::string lint = "xmllint --noout '" + svg.string() + "' 2>/dev/null";
-  ASSERT_EQ(std::system(lint.c_str()), 0) << svg << " is not well-formed XML";
+  ASSERT_EQ(run_shell_status(lint), 0) << svg << " is not well-formed XML";
   const fs::path png = svg.string() + ".png";
   const std::string cmd = "rsvg-convert '" + svg.string() + "' -o '" + png.string() + "' 2>/dev/null";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << svg;
+  ASSERT_EQ(run_shell_status(cmd), 0) << svg;
   ASSERT_TRUE(fs::exists(png));
   EXPECT_GT(fs::file_size(png), 1000u);
 }
@@ -290,26 +289,19 @@ TEST(Reproduce, AnInterruptSaysWhatWasDoneAndWritesNoReport) {
   const ScratchDir dir("reproduce_interrupt");
   std::ofstream(dir / "docs.json") << d.dump();
   const std::string err = (dir / "err").string(), out = (dir / "out").string(), docs = (dir / "docs.json").string();
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    if (std::freopen(err.c_str(), "w", stderr) == nullptr || std::freopen("/dev/null", "w", stdout) == nullptr)
-      ::_exit(99);
-    ::execl(MAGIC_BIN, MAGIC_BIN, "reproduce", "-t", "1", "--no-baselines", "--out", out.c_str(), "--data",
-            docs.c_str(), static_cast<char*>(nullptr));
-    ::_exit(98);
-  }
+  magic::Process p = magic::start_process(
+      {MAGIC_BIN, "reproduce", "-t", "1", "--no-baselines", "--out", out, "--data", docs},
+      {.output_file = "/dev/null", .error_file = err});
   // The first row (the 3x3 square) takes milliseconds; star n = 13 on one
   // thread takes seconds: the signal comes while it runs.
   const auto first = std::filesystem::path(out) / "square-3.json";
   for (int i = 0; i < 1200 && !std::filesystem::exists(first); ++i) ::usleep(50000);
   ::usleep(500000);  // past the first row's repeated timings (0.2 s)
-  ::kill(pid, SIGINT);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ::kill(p.pid(), SIGINT);
+  const int code = p.wait();
   std::ifstream in(err);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT) << status << ": " << text;
+  EXPECT_EQ(code, 128 + SIGINT) << text;
   EXPECT_NE(text.find("interrupted after 1 of 2 rows; no report was written"), std::string::npos) << text;
   EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(out) / "report.json"));
   EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(out) / "square-3.json"));
@@ -399,7 +391,7 @@ TEST(Svg, AFileThatIsNotXmlIsCaught) {
   const ScratchDir dir("svg_bad");
   std::ofstream(dir / "bad.svg") << "<svg><g></svg>";
   const std::string lint = "xmllint --noout '" + (dir / "bad.svg").string() + "' 2>/dev/null";
-  EXPECT_NE(std::system(lint.c_str()), 0);
+  EXPECT_NE(run_shell_status(lint), 0);
 }
 
 TEST(Svg, TheTitleIsEscaped) {

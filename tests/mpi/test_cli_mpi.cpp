@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -19,8 +18,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.hpp"
-
-extern char** environ;
 
 namespace {
 
@@ -32,21 +29,7 @@ std::string mpirun(int ranks) {
          std::to_string(ranks) + " " + MAGIC_MPI_BIN + " ";
 }
 
-CliRun run_shell(const std::string& cmd) {
-  const ScratchPath out("mpi_out"), err("mpi_err");
-  const int status = std::system((cmd + " >" + out.str() + " 2>" + err.str() + " </dev/null").c_str());
-  auto slurp = [](const std::string& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
-  CliRun r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out.str());
-  r.err = slurp(err.str());
-  return r;
-}
+CliRun run_shell(const std::string& cmd) { return run_cli_raw(cmd); }
 
 nlohmann::json json_of(const CliRun& r, const std::string& what) {
   EXPECT_EQ(r.code, 0) << what << "\n" << r.err;
@@ -134,24 +117,9 @@ TEST(Mpi, RankZeroFailingBeforeTheRunEndsTheWholeJob) {
   EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
 }
 
-struct Job {
-  pid_t pid = -1;
-};
-
-Job start(const std::string& args, const std::string& out, const std::string& err) {
-  std::vector<std::string> argv_s{"/bin/sh", "-c", "exec " + mpirun(3) + args + " >" + out + " 2>" + err};
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  Job j;
-  EXPECT_EQ(posix_spawn(&j.pid, "/bin/sh", nullptr, nullptr, argv.data(), environ), 0);
-  return j;
-}
-
-int wait_exit(const Job& j) {
-  int status = 0;
-  ::waitpid(j.pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+magic::Process start(const std::string& args, const std::string& out, const std::string& err) {
+  return magic::start_process({"/bin/sh", "-c", "exec " + mpirun(3) + args + " >" + out + " 2>" + err},
+                              {.output_file = "/dev/null"});
 }
 
 std::size_t lines(const std::string& path) {
@@ -196,12 +164,12 @@ TEST(Mpi, AKilledRankFailsTheJobAndTheSameCommandResumes) {
   // Every task synced at once, so the journal shows 200 tasks early in the
   // run, not at its first 2-second sync (on a fast host, late in it).
   const std::string args = kLong + " -q --checkpoint-interval 0 --checkpoint " + journal.str();
-  const Job job = start(args, out.str(), err.str());
+  magic::Process job = start(args, out.str(), err.str());
   wait_for_tasks(journal.str(), 200);
   const pid_t victim = rank_pid(1, journal.str());
   ASSERT_GT(victim, 0) << "rank 1 not found";
   ::kill(victim, SIGKILL);
-  const int code = wait_exit(job);
+  const int code = job.wait();
   std::ifstream e(err.str());
   const std::string errors((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
   EXPECT_NE(code, 0) << errors;
@@ -216,10 +184,10 @@ TEST(Mpi, AKilledRankFailsTheJobAndTheSameCommandResumes) {
 TEST(Mpi, SigintToMpirunStopsCleanlyAndResumesInOneProcess) {
   const ScratchPath journal("mpi_int_journal"), out("mpi_int_out"), err("mpi_int_err");
   const std::string args = kLong + " -q --checkpoint-interval 0 --checkpoint " + journal.str();
-  const Job job = start(args, out.str(), err.str());
+  magic::Process job = start(args, out.str(), err.str());
   wait_for_tasks(journal.str(), 200);
-  ::kill(job.pid, SIGINT);
-  const int code = wait_exit(job);
+  ::kill(job.pid(), SIGINT);
+  const int code = job.wait();
   std::ifstream e(err.str());
   const std::string errors((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
   const auto tasks = long_reference().at("run").at("tasks").get<std::size_t>();
