@@ -13,12 +13,12 @@ namespace cli::cluster {
 inline constexpr bool kAcrossRanks = true;
 
 // MPI for the life of main(): MPI_Init_thread (funneled) and MPI_Finalize.
-class Job {
+class MpiSession {
  public:
-  Job(int& argc, char**& argv);
-  ~Job();
-  Job(const Job&) = delete;
-  Job& operator=(const Job&) = delete;
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
 };
 int rank();
 int ranks();
@@ -35,8 +35,8 @@ magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro);
 void serve(const magic::Job& job, const magic::RunOptions& ro);
 #else
 inline constexpr bool kAcrossRanks = false;
-struct Job {
-  Job(int&, char**&) {}
+struct MpiSession {
+  MpiSession(int&, char**&) {}
 };
 inline int rank() { return 0; }
 inline bool primary() { return true; }

@@ -53,7 +53,7 @@ int run_action(const cli::Action& action) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const cli::cluster::Job job(argc, argv);
+  const cli::cluster::MpiSession mpi(argc, argv);
   // Help, versions and summaries come from rank 0 alone.
   if (!cli::cluster::primary()) std::cout.setstate(std::ios::badbit);
   CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars and circles"};

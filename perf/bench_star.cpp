@@ -35,8 +35,8 @@ std::uint64_t kernel(const magic::StarProblem<N>& p) {
   using P = magic::StarProblem<N>;
   std::vector<typename P::State> tasks;
   p.expand(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
-  const magic::Stop never;
-  magic::TaskContext<P> ctx(p, {p.emits()}, never);
+  const magic::Stop no_stop;
+  magic::TaskContext<P> ctx(p, {p.emits()}, no_stop);
   for (const auto& t : tasks) p.solve(t, ctx);
   return ctx.record.unique;
 }

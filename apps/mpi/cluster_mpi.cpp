@@ -133,7 +133,7 @@ class WorkerEnd : public magic::WorkerWire {
 
 }  // namespace
 
-Job::Job(int& argc, char**& argv) {
+MpiSession::MpiSession(int& argc, char**& argv) {
   int provided = 0;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
     throw magic::ClusterError("MPI could not start");
@@ -144,7 +144,7 @@ Job::Job(int& argc, char**& argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
 }
 
-Job::~Job() { MPI_Finalize(); }
+MpiSession::~MpiSession() { MPI_Finalize(); }
 
 int rank() { return g_rank; }
 int ranks() { return g_ranks; }

@@ -151,13 +151,13 @@ namespace {
 // its own), so the verdict is the problem's alone.
 using Contexts = std::vector<std::unique_ptr<TaskCore>>;
 std::optional<Contexts> probe_whole(const AnyProblem& p, const EmitPolicy& policy) {
-  const Stop never;
+  const Stop no_stop;
   Contexts done;
   std::uint64_t nodes = 0;
   bool cut = false;
   auto each = [&](const std::byte* root, bool) {
     if (cut) return;
-    auto ctx = p.context(policy, never);
+    auto ctx = p.context(policy, no_stop);
     ctx->limit_nodes(kProbeNodes - nodes);
     const double c0 = thread_cpu_seconds();
     p.solve(root, *ctx);

@@ -37,12 +37,12 @@ class Coordinator {
   Coordinator(const AnyProblem& p, const RunOptions& opt, CoordinatorWire& wire)
       : p_(p), opt_(opt), wire_(wire), peers_(static_cast<std::size_t>(wire.workers())), stop_(opt.interrupt) {}
 
-  RunResult run() {
+  RunResult coordinate() {
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = thread_cpu_seconds();
     try {
       set_up();
-      serve(t0);
+      exchange(t0);
     } catch (...) {
       stop_all();  // never leave a worker waiting for a batch
       throw;
@@ -85,7 +85,7 @@ class Coordinator {
   }
 
   // Until every worker said bye.
-  void serve(std::chrono::steady_clock::time_point t0) {
+  void exchange(std::chrono::steady_clock::time_point t0) {
     progress_.emplace(opt_, t0, shard_size(r_.tasks, {r_.shard_index, r_.shard_count}));
     double wait = 0;
     std::optional<std::chrono::steady_clock::time_point> stop_sent;
@@ -353,9 +353,9 @@ class Coordinator {
       awaited_by_.erase(waiter);
       const auto part = parts_.find(owner);
       if (--part->second.missing) return;
-      Part whole = std::move(part->second);
+      Part ready = std::move(part->second);
       parts_.erase(part);
-      complete(owner, assemble(std::move(whole.ctx)), whole.source);
+      complete(owner, assemble(std::move(ready.ctx)), ready.source);
       return;
     }
     const auto k = static_cast<std::size_t>(std::lower_bound(sel_.run.begin(), sel_.run.end(), id) - sel_.run.begin());
@@ -443,7 +443,7 @@ class Worker {
   Worker(const AnyProblem& p, const RunOptions& opt, WorkerWire& wire)
       : p_(p), opt_(opt), wire_(wire), threads_(resolve_threads(opt.threads)), gauge_(threads_), stop_(opt.interrupt) {}
 
-  void run() {
+  void work() {
     check_cluster_options(opt_);
     // Splitting is on with one thread too: its pieces go to idle ranks.
     const TaskTeam team{p_,
@@ -739,11 +739,11 @@ class Worker {
 }  // namespace detail
 
 RunResult run_coordinator(const AnyProblem& p, const RunOptions& opt, CoordinatorWire& wire) {
-  return detail::Coordinator(p, opt, wire).run();
+  return detail::Coordinator(p, opt, wire).coordinate();
 }
 
 void run_worker(const AnyProblem& p, const RunOptions& opt, WorkerWire& wire) {
-  detail::Worker(p, opt, wire).run();
+  detail::Worker(p, opt, wire).work();
 }
 
 std::string stop_message() {

@@ -1,7 +1,7 @@
 #pragma once
 // The scheduler: runs body(k) for k = 0..n-1 on `threads` oneTBB workers.
-// One task per chunk (simple_partitioner), so load balances by stealing
-// however uneven the tasks are.  Everything else in the runner is
+// One oneTBB task per range of one (simple_partitioner), so load balances
+// by stealing however uneven the tasks are.  Everything else in the runner is
 // independent of how tasks are scheduled; an MPI coordinator replaces this.
 #include <cstddef>
 #include <optional>
