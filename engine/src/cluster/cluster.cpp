@@ -193,6 +193,7 @@ class Coordinator {
         out.put_bytes(chunk_.state(id - chunk_.first), chunk_.stride);
       }
       peer.holding += n;
+      peer.sharing = false;  // a batch clears the worker's want to share too
       peer.want = 0;
       send(w, out.take());
     }
@@ -299,7 +300,8 @@ class Coordinator {
     return ok != 0;
   }
 
-  // A worker returns only what it was given, once.
+  // A worker returns only what it was given (and a piece once; the merger
+  // refuses a task finished twice).
   void check_given(std::size_t w, std::uint64_t id) {
     if (id & kPieceBit) {
       const auto it = piece_at_.find(id);
