@@ -32,7 +32,6 @@ class StarPartialSums : StarPoints<N> {
   StarPartialSums& operator=(const StarPartialSums&) = delete;
 
  private:
-
   struct Step {
     std::uint8_t point;
     bool floor;                  // a vertex other than V0: above V0 when breaking
