@@ -1,7 +1,9 @@
 #pragma once
 // Runs the real magic-enum binary and captures its exit code and output.
-#include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "magic/process.hpp"
@@ -14,16 +16,11 @@ struct CliRun {
   std::string err;  // stderr
 };
 
-// The text of a file ("" if there is none).
-inline std::string read_text(const std::string& path) {
-  std::string s;
-  if (FILE* f = std::fopen(path.c_str(), "r")) {
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) s.append(buf.data(), n);
-    std::fclose(f);
-  }
-  return s;
+// The text of a file ("" if there is none): every test that reads back
+// what a program wrote reads it with this.
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // A shell command line, started the one way the project starts programs

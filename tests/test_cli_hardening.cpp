@@ -26,13 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class Hardening : public ::testing::Test {
  protected:
   ScratchPath dir{"hardening"};
@@ -108,7 +101,7 @@ TEST_F(Hardening, StdoutJsonIsWholeOrAbsentAfterAnError) {
 TEST_F(Hardening, ForgedCheckpointsAreRefused) {
   const std::string ck = at("ck.jsonl");
   ASSERT_EQ(run_cli("circle --n 10 -q --checkpoint-interval 0 --checkpoint " + ck).code, 0);
-  std::istringstream lines(slurp(ck));
+  std::istringstream lines(read_text(ck));
   std::string header, first;
   std::getline(lines, header);
   std::getline(lines, first);
@@ -137,14 +130,14 @@ TEST_F(Hardening, RecordsOfAnotherRunUnderThisHeaderAreRefused) {
   const std::string a = at("a.jsonl"), b = at("b.jsonl"), j = at("j.jsonl");
   ASSERT_EQ(run_cli("star --n 8 -t 1 -q --split-depth 2 --checkpoint " + a).code, 0);
   ASSERT_EQ(run_cli("star --n 8 --numbers 2..17 -t 1 -q --split-depth 2 --checkpoint " + b).code, 0);
-  const std::string ours = slurp(a), theirs = slurp(b);
+  const std::string ours = read_text(a), theirs = read_text(b);
   const std::string spliced = ours.substr(0, ours.find('\n') + 1) + theirs.substr(theirs.find('\n') + 1);
   std::ofstream(j, std::ios::binary) << spliced;
   const CliRun r = run_cli("star --n 8 -t 1 --split-depth 2 --checkpoint " + j);
   EXPECT_CLEAN_ERROR(r);
   EXPECT_NE(r.err.find("checksum mismatch"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(slurp(j), spliced);
+  EXPECT_EQ(read_text(j), spliced);
 }
 
 // Issue 42, row 8: two signals while the result is being written to a
@@ -166,10 +159,10 @@ TEST_F(Hardening, ASecondSignalDuringTheFinalWriteLeavesAWholeDocument) {
   ::kill(pid, SIGINT);
   ::usleep(200000);
   const std::string out = p.read_out();
-  EXPECT_EQ(p.wait(), 128 + SIGINT) << slurp(err);
+  EXPECT_EQ(p.wait(), 128 + SIGINT) << read_text(err);
   ASSERT_GT(out.size(), std::size_t{1} << 17) << "the document should not fit in a pipe";
   const auto doc = nlohmann::json::parse(out, nullptr, false);
-  ASSERT_FALSE(doc.is_discarded()) << out.size() << " bytes that are not one JSON document; stderr: " << slurp(err);
+  ASSERT_FALSE(doc.is_discarded()) << out.size() << " bytes that are not one JSON document; stderr: " << read_text(err);
   EXPECT_EQ(doc.at("solutions").size(), doc.at("counts").at("unique").get<std::size_t>());
 }
 
@@ -193,7 +186,7 @@ TEST_F(Hardening, LinksAndFifosAreWrittenThroughNotReplaced) {
   fs::create_symlink("real.json", link);
   ASSERT_EQ(run_cli("square --order 3 -q --json " + link).code, 0);
   EXPECT_TRUE(fs::is_symlink(link));
-  EXPECT_NE(slurp(target).find("\"digest\""), std::string::npos);
+  EXPECT_NE(read_text(target).find("\"digest\""), std::string::npos);
 
   const std::string fifo = at("fifo"), got = at("got.json");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
@@ -203,7 +196,7 @@ TEST_F(Hardening, LinksAndFifosAreWrittenThroughNotReplaced) {
   struct stat st {};
   ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
-  EXPECT_NE(slurp(got).find("\"digest\""), std::string::npos);
+  EXPECT_NE(read_text(got).find("\"digest\""), std::string::npos);
 }
 
 // A journal must be a file a later run can resume from: a FIFO (or a
@@ -224,7 +217,7 @@ TEST_F(Hardening, AFullStdoutIsAnError) {
   for (const char* args : {"square --order 3", "square --order 3 --json -", "square --order 3 --svg -"}) {
     const std::string cmd = std::string(MAGIC_BIN) + " " + args + " >/dev/full 2>" + err;
     EXPECT_EQ(run_shell_status(cmd), 2) << args;
-    const std::string e = slurp(err);
+    const std::string e = read_text(err);
     EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
   }
 }
@@ -238,14 +231,14 @@ TEST_F(Hardening, AClosedStdoutIsRefusedBeforeTheSearch) {
       const std::string cmd = std::string(MAGIC_BIN) + " " + args + " --checkpoint " + journal + " " + redirect +
                               " 2>" + err;
       EXPECT_EQ(run_shell_status(cmd), 2) << cmd;
-      const std::string e = slurp(err);
+      const std::string e = read_text(err);
       EXPECT_NE(e.find("standard output is closed"), std::string::npos) << e;
       EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
       EXPECT_FALSE(fs::exists(journal)) << cmd;
     }
   }
   const std::string quiet = std::string(MAGIC_BIN) + " square --order 3 -q --json " + json + " >&- 2>" + err;
-  EXPECT_EQ(run_shell_status(quiet), 0) << slurp(err);
+  EXPECT_EQ(run_shell_status(quiet), 0) << read_text(err);
   EXPECT_TRUE(fs::exists(json));
 }
 
@@ -256,8 +249,8 @@ TEST_F(Hardening, LongFileNamesAreWritten) {
     const std::string json = at(std::string(n, 'M')), list = at(std::string(n - 1, 'L'));
     const CliRun r = run_cli("circle --n 8 -q --json " + json + " --solutions-file " + list);
     EXPECT_EQ(r.code, 0) << n << ": " << r.err;
-    EXPECT_EQ(nlohmann::json::parse(slurp(json)).at("counts").at("unique"), 6) << n;
-    EXPECT_FALSE(slurp(list).empty()) << n;
+    EXPECT_EQ(nlohmann::json::parse(read_text(json)).at("counts").at("unique"), 6) << n;
+    EXPECT_FALSE(read_text(list).empty()) << n;
   }
   std::size_t files = 0;
   for (const auto& e : fs::directory_iterator(dir.path())) files += e.path().filename().string()[0] != '.';
@@ -287,12 +280,12 @@ TEST_F(Hardening, AnOutputThatIsAnInputIsRefused) {
   const std::string k0 = at("k0.json"), k1 = at("k1.json");
   ASSERT_EQ(run_cli("square --order 3 -q --shard 0/2 --json " + k0).code, 0);
   ASSERT_EQ(run_cli("square --order 3 -q --shard 1/2 --json " + k1).code, 0);
-  const std::string shard0 = slurp(k0);
+  const std::string shard0 = read_text(k0);
   for (const std::string& out : {k0, dir.str() + "/./k0.json"}) {
     const CliRun r = run_cli("merge " + k0 + " " + k1 + " --json " + out);
     EXPECT_CLEAN_ERROR(r);
     EXPECT_NE(r.err.find("is the input"), std::string::npos) << r.err;
-    EXPECT_EQ(slurp(k0), shard0);
+    EXPECT_EQ(read_text(k0), shard0);
   }
   const std::string grid = at("g.json"), link = at("h.json");
   const std::string givens = "[[2,7,6],[9,5,1],[4,3,0]]";
@@ -301,7 +294,7 @@ TEST_F(Hardening, AnOutputThatIsAnInputIsRefused) {
   for (const std::string& args : {"--json " + grid, "--solutions-file " + grid, "--svg " + grid, "--json " + link}) {
     const CliRun r = run_cli("complete " + grid + " -q " + args);
     EXPECT_CLEAN_ERROR(r);
-    EXPECT_EQ(slurp(grid), givens) << args;
+    EXPECT_EQ(read_text(grid), givens) << args;
   }
 }
 
@@ -339,12 +332,12 @@ TEST_F(Hardening, StdoutUnderAnotherNameIsStdout) {
                                  "circle --n 8 -t 1 --checkpoint /dev/stdout",
                                  "circle --n 8 -t 1 -q --json - --solutions-file " + out}) {
     EXPECT_EQ(status_of(args), 2) << args;
-    const std::string e = slurp(err);
+    const std::string e = read_text(err);
     EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << args << ": " << e;
   }
   // Alone and quiet, /dev/stdout is a plain output.
-  EXPECT_EQ(status_of("circle --n 8 -t 1 -q --json /dev/stdout"), 0) << slurp(err);
-  EXPECT_EQ(nlohmann::json::parse(slurp(out)).at("counts").at("unique"), 6);
+  EXPECT_EQ(status_of("circle --n 8 -t 1 -q --json /dev/stdout"), 0) << read_text(err);
+  EXPECT_EQ(nlohmann::json::parse(read_text(out)).at("counts").at("unique"), 6);
 }
 
 // Issue 42, row 9: a file the user could not write in place (read-only, or
@@ -365,9 +358,9 @@ TEST_F(Hardening, AFileTheUserCannotWriteIsNotReplaced) {
   fs::permissions(ro, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   const std::string cmd =
       as_user + std::string(MAGIC_BIN) + " circle --n 8 -t 1 -q --json " + ro + " >/dev/null 2>" + err;
-  EXPECT_EQ(run_shell_status(cmd), 2) << slurp(err);
-  EXPECT_NE(slurp(err).find("read-only"), std::string::npos) << slurp(err);
-  EXPECT_EQ(slurp(ro), "keep");
+  EXPECT_EQ(run_shell_status(cmd), 2) << read_text(err);
+  EXPECT_NE(read_text(err).find("read-only"), std::string::npos) << read_text(err);
+  EXPECT_EQ(read_text(ro), "keep");
   fs::permissions(ro, fs::perms::owner_write, fs::perm_options::add);
 }
 
@@ -390,7 +383,7 @@ TEST(ExitCodes, TheReadmeTableIsMainsTable) {
     return out;
   };
   // docs/json.md: the first cell of each row of the table under "## Exit codes".
-  std::istringstream readme(slurp(fs::path(MAGIC_SOURCE_DIR) / "docs" / "json.md"));
+  std::istringstream readme(read_text(fs::path(MAGIC_SOURCE_DIR) / "docs" / "json.md"));
   std::set<int> in_readme;
   bool in_section = false;
   for (std::string line; std::getline(readme, line);) {
@@ -438,7 +431,7 @@ TEST(Options, TheDocsTableIsTheHelp) {
   }
   for (const char* own : {"--help", "--n", "--method", "--svg"}) EXPECT_EQ(in_help.erase(own), 1u) << own;
 
-  std::istringstream doc(slurp(fs::path(MAGIC_SOURCE_DIR) / "docs" / "cli.md"));
+  std::istringstream doc(read_text(fs::path(MAGIC_SOURCE_DIR) / "docs" / "cli.md"));
   std::map<std::string, std::string> in_docs;  // flag -> its row
   bool in_table = false;
   for (std::string line; std::getline(doc, line);) {

@@ -28,13 +28,6 @@ magic::Process spawn(const std::vector<std::string>& args, const std::string& ou
   return magic::start_process(argv, {.output_file = out, .error_file = err});
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
@@ -92,10 +85,10 @@ TEST(LongRuns, StopSignalsExitWithTheirCodeAndResume) {
     const int rc = c.wait();
     if (rc == 0) continue;  // finished before the signal: nothing to check
     EXPECT_EQ(rc, code) << "signal " << sig;
-    const std::string e = slurp(err.str());
+    const std::string e = read_text(err.str());
     EXPECT_NE(e.find("rerun the same command to resume"), std::string::npos) << e;
     // stdout holds a whole JSON document that does not pass for a full result.
-    const auto partial = nlohmann::json::parse(slurp(out.str()));
+    const auto partial = nlohmann::json::parse(read_text(out.str()));
     EXPECT_FALSE(partial.at("exhaustive").get<bool>());
     EXPECT_TRUE(partial.at("interrupted").get<bool>());
     expect_same_result(run_json(kRun + " --checkpoint " + ck.str()), clean_run(), "signal " + std::to_string(sig));
@@ -117,8 +110,8 @@ TEST(LongRuns, ASecondSigintExitsAtOnceAndTheJournalStaysValid) {
   magic::Process again = spawn(split("star --n 14 -t 1 -q --checkpoint " + ck.str()), out.str(), err.str());
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   ::kill(again.pid(), SIGINT);
-  EXPECT_EQ(again.wait(), 130) << slurp(err.str());
-  EXPECT_EQ(slurp(err.str()).find("corrupt"), std::string::npos);
+  EXPECT_EQ(again.wait(), 130) << read_text(err.str());
+  EXPECT_EQ(read_text(err.str()).find("corrupt"), std::string::npos);
 }
 
 }  // namespace

@@ -22,11 +22,6 @@ namespace fs = std::filesystem;
 void write(const fs::path& p, const std::string& text) {
   std::ofstream(p) << text;
 }
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A record folder made the way data/records/ is: its COMMAND, run once.
 void make_record(const fs::path& dir, const std::string& args, bool journal) {
   fs::create_directories(dir);
@@ -68,7 +63,7 @@ TEST(Records, AChangedResultOrJournalIsCaught) {
   const ScratchPath records("records_bad"), out("records_bad_out");
   make_record(records / "star-9", "star --n 9", true);
   // One more star in the result: the rerun and the journal both disagree.
-  auto doc = nlohmann::json::parse(slurp(records / "star-9" / "result.json"));
+  auto doc = nlohmann::json::parse(read_text(records / "star-9" / "result.json"));
   doc["counts"]["unique"] = doc["counts"]["unique"].get<std::uint64_t>() + 1;
   write(records / "star-9" / "result.json", doc.dump());
   CliRun r = check(records, out);
@@ -79,7 +74,7 @@ TEST(Records, AChangedResultOrJournalIsCaught) {
 
   // A journal record edited by hand fails its checksum.
   make_record(records / "star-8", "star --n 8", true);
-  std::string j = slurp(records / "star-8" / "journal.jsonl");
+  std::string j = read_text(records / "star-8" / "journal.jsonl");
   const auto at = j.find("\"nodes\":") + 8;
   j.insert(at, "1");
   write(records / "star-8" / "journal.jsonl", j);
@@ -94,7 +89,7 @@ TEST(Records, AFasterSearchSinceStillAgrees) {
   // nodes.  The rerun reports the change and agrees; other figures still fail.
   const ScratchPath records("records_older"), out("records_older_out");
   make_record(records / "circle-10", "circle --n 10 --solutions all", false);
-  auto doc = nlohmann::json::parse(slurp(records / "circle-10" / "result.json"));
+  auto doc = nlohmann::json::parse(read_text(records / "circle-10" / "result.json"));
   const auto nodes = doc["run"]["nodes"].get<std::uint64_t>();
   doc["run"]["nodes"] = nodes * 3;
   write(records / "circle-10" / "result.json", doc.dump());
@@ -115,7 +110,7 @@ TEST(Records, AFasterSearchSinceStillAgrees) {
 TEST(Records, ARunStillUnderWayIsReportedNotFailed) {
   const ScratchPath records("records_running"), out("records_running_out");
   make_record(records / "star-9", "star --n 9", true);
-  auto doc = nlohmann::json::parse(slurp(records / "star-9" / "result.json"));
+  auto doc = nlohmann::json::parse(read_text(records / "star-9" / "result.json"));
   fs::remove(records / "star-9" / "result.json");
   // Keep the header and the first 100 tasks, as a run stopped early leaves it.
   std::ifstream in(records / "star-9" / "journal.jsonl");
@@ -153,7 +148,7 @@ TEST(Records, ARunningRecordWithABrokenJournalOrCrossCheckFails) {
   EXPECT_NE(r.out.find("DIFFERS: cross-check: "), std::string::npos) << r.out;
 
   fs::remove(records / "star-9" / "CROSSCHECK");
-  std::string j = slurp(records / "star-9" / "journal.jsonl");
+  std::string j = read_text(records / "star-9" / "journal.jsonl");
   j.insert(j.find("\"nodes\":") + 8, "1");
   write(records / "star-9" / "journal.jsonl", j);
   r = check(records, out);
@@ -183,7 +178,7 @@ TEST(Records, ACrossCheckMustGiveTheSameCountsAndDigest) {
 
   // Another count, another problem, the same split, the record's own
   // command, or a file that names no record: each fails its record.
-  auto doc = nlohmann::json::parse(slurp(records / "star-9" / "result.json"));
+  auto doc = nlohmann::json::parse(read_text(records / "star-9" / "result.json"));
   const auto digest = doc["digest"];
   doc["digest"] = "0123456789abcdef0123456789abcdef";
   write(records / "star-9" / "result.json", doc.dump());
@@ -198,7 +193,7 @@ TEST(Records, ACrossCheckMustGiveTheSameCountsAndDigest) {
   doc["digest"] = digest;
   doc["run"]["split_depth"] = 3;
   write(records / "star-9" / "result.json", doc.dump());
-  write(records / "circle-10" / "CROSSCHECK", slurp(records / "circle-10" / "COMMAND"));
+  write(records / "circle-10" / "CROSSCHECK", read_text(records / "circle-10" / "COMMAND"));
   r = check(records, out);
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("not a second run"), std::string::npos) << r.out;
@@ -241,7 +236,7 @@ TEST(Records, ShardsOfAnotherSearchAreNotCompared) {
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("agree: shard 0/3"), std::string::npos) << r.out;
 
-  auto doc = nlohmann::json::parse(slurp(shard));
+  auto doc = nlohmann::json::parse(read_text(shard));
   doc["run"]["search"] = "star/1";
   write(shard, doc.dump());
   r = compare(journal);
@@ -274,7 +269,7 @@ TEST(Records, EachFolderNamesTheCommitToBuild) {
   for (const auto& e : fs::directory_iterator(records)) {
     if (!e.is_directory()) continue;
     ++folders;
-    const std::string command = slurp(e.path() / "COMMAND");
+    const std::string command = read_text(e.path() / "COMMAND");
     const auto at = command.find("# build commit ");
     ASSERT_NE(at, std::string::npos) << e.path() << ": COMMAND names no commit\n" << command;
     const std::string sha = command.substr(at + 15, command.find_first_not_of("0123456789abcdef", at + 15) - at - 15);

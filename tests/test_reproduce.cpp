@@ -34,11 +34,6 @@ void expect_renders(const fs::path& svg) {
   EXPECT_GT(fs::file_size(png), 1000u);
 }
 
-std::string read_text(const fs::path& f) {
-  std::ifstream in(f);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;

@@ -30,7 +30,7 @@ namespace magic {
 template <int N>
 class StarProblem {
  public:
-  static constexpr int kPoints = 2 * N;
+  static constexpr int kPoints = StarPoints<N>::kPoints;
   static_assert(N >= kStarMinN && N <= kStarMaxN);
 
   using Solution = typename StarTables<N>::Solution;  // values by label
@@ -87,9 +87,6 @@ class StarProblem {
     const int i0 = t_.smallest_vertex(s);
     return std::min(t_.image(s, i0, false), t_.image(s, i0, true));
   }
-  // The image the chain's symmetry breaking picks: V0 the smallest vertex
-  // and I0 < I(n-1) (canonical() may choose the other mirror image).
-  Solution searched_orientation(const Solution& s) const { return t_.searched_orientation(s); }
   // Distinct values: a symmetry other than the identity moves some point
   // and so changes the arrangement.
   std::uint64_t orbit_size(const Solution&) const { return kPoints; }
