@@ -567,12 +567,7 @@ class Worker {
         away_.clear();
       }
       // Starved, wait on the wire itself: the answer is taken the moment it comes.
-      asked = receive_all(asked, no_more, starved ? 0.05 : 0);
-      {
-        std::lock_guard lk(mu_);
-        for (auto& b : back_) back.push_back(std::move(b));
-        back_.clear();
-      }
+      asked = receive_all(asked, no_more, back, starved ? 0.05 : 0);
       if (stop_.requested()) {
         no_more = true;
         std::lock_guard lk(mu_);
@@ -620,7 +615,8 @@ class Worker {
   }
 
   // Takes every message waiting; returns whether a batch is still asked for.
-  bool receive_all(bool asked, bool& no_more, double wait) {
+  // A Share gives back what has not started into `back`.
+  bool receive_all(bool asked, bool& no_more, std::vector<Away>& back, double wait) {
     std::string m;
     for (; wire_.receive(m, wait); wait = 0) {
       wire::Reader rd(m);
@@ -646,7 +642,7 @@ class Worker {
           // What has not started goes back whole; else the next hand-out.
           std::lock_guard lk(mu_);
           for (auto& b : queue_)
-            for (auto& [id, state] : b) back_.push_back({id, std::move(state)});
+            for (auto& [id, state] : b) back.push_back({id, std::move(state)});
           if (queue_.empty()) gauge_.wanted_elsewhere(true);
           queue_.clear();
           break;
@@ -732,7 +728,6 @@ class Worker {
   std::deque<std::vector<std::pair<std::uint64_t, std::vector<std::byte>>>> queue_;
   std::vector<Done> done_;
   std::vector<Away> away_;
-  std::vector<Away> back_;
   std::uint64_t handles_ = 0;
   bool busy_ = false;
   bool closing_ = false;
