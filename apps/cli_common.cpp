@@ -281,7 +281,25 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   return ro;
 }
 
+namespace {
+// A figure's echo names it and its size, not every point and line.
+std::string figure_line(const nlohmann::json& problem) {
+  const nlohmann::json& f = problem.at("figure");
+  std::string s = "figure " + f.value("name", std::string("?")) + " points=" + std::to_string(f.at("points").size()) +
+                  " lines=" + std::to_string(f.at("lines").size()) + " numbers=" + f.value("numbers", std::string("?"));
+  if (f.contains("sum")) s += " sum=" + f.at("sum").dump();
+  s += " equal_lines=" + problem.value("equal_lines", nlohmann::json()).dump();
+  if (problem.contains("group"))
+    s += " group=" + problem.at("group").value("source", std::string("?")) + ":" +
+         problem.at("group").value("order", nlohmann::json()).dump();
+  if (problem.contains("symmetry_breaking")) s += " symmetry_breaking=" + problem.at("symmetry_breaking").dump();
+  return s;
+}
+}  // namespace
+
 std::string problem_line(const nlohmann::json& problem) {
+  if (problem.value("name", "") == "figure" && problem.contains("figure") && problem.at("figure").is_object())
+    return figure_line(problem);
   std::string s = problem.value("name", "?");
   for (auto it = problem.begin(); it != problem.end(); ++it) {
     if (it.key() == "name") continue;

@@ -4,6 +4,8 @@ find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+# nauty (Debian libnauty2-dev): the automorphism groups of figures.
+pkg_check_modules(NAUTY REQUIRED IMPORTED_TARGET nauty)
 if(MAGIC_BUILD_TESTS)
   find_package(GTest REQUIRED)
   include(GoogleTest)

@@ -10,7 +10,7 @@ for a in "$@"; do
   esac
 done
 pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
-      googletest libgtest-dev libbenchmark-dev hyperfine librsvg2-bin libxml2-utils
+      googletest libgtest-dev libbenchmark-dev libnauty2-dev hyperfine librsvg2-bin libxml2-utils
       # scripts/check-journal-shards.py, and the test that runs it
       python3
       # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer

@@ -35,8 +35,10 @@ struct Canvas {
 
 std::string title_of(const nlohmann::json& problem, std::size_t shown) {
   std::string t = problem.value("name", "?");
+  if (problem.contains("figure")) t += " " + problem.at("figure").value("name", std::string("?"));
   for (auto it = problem.begin(); it != problem.end(); ++it) {
-    if (it.key() == "name" || it.key() == "grid") continue;
+    if (it.key() == "name" || it.key() == "grid" || it.key() == "figure" || it.key() == "group" || it.key() == "builtin")
+      continue;
     t += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
   }
   return t + (shown ? " (first " + std::to_string(shown) + ")" : " (no solution)");
@@ -75,6 +77,9 @@ void draw_circle(Canvas& cv, const nlohmann::json& numbers) {
 // Defined with the star geometry (star_svg.cpp): draws one star solution.
 void draw_star_panel(std::ostringstream& body, int panel, int panel_size, const nlohmann::json& problem,
                      const nlohmann::json& solution);
+// figure_svg.cpp: one figure solution (or, for a null solution, the point names).
+void draw_figure_panel(std::ostringstream& body, int panel, int panel_size, const nlohmann::json& problem,
+                       const nlohmann::json& solution);
 
 std::string render_svg(const nlohmann::json& problem, const std::vector<nlohmann::json>& solutions) {
   const Picture picture = picture_of(problem.value("name", ""));
@@ -84,6 +89,7 @@ std::string render_svg(const nlohmann::json& problem, const std::vector<nlohmann
       case Picture::Grid: draw_grid(cv, s); break;
       case Picture::Circle: draw_circle(cv, s); break;
       case Picture::Star: draw_star_panel(cv.body, cv.panels++, kPanel, problem, s); break;
+      case Picture::Figure: draw_figure_panel(cv.body, cv.panels++, kPanel, problem, s); break;
     }
   }
   return cv.finish(title_of(problem, solutions.size()));

@@ -3,6 +3,6 @@
 
 namespace magic {
 
-enum class Picture { Grid, Star, Circle };
+enum class Picture { Grid, Star, Circle, Figure };
 
 }  // namespace magic

@@ -19,6 +19,7 @@
 #include "magic/complete.hpp"
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
+#include "magic/figure.hpp"
 #include "magic/job.hpp"
 #include "magic/job_core.hpp"
 #include "magic/runner.hpp"
@@ -28,10 +29,10 @@
 
 namespace magic {
 
-using Families = std::tuple<SquareFamily, StarFamily, CircleFamily, CompleteFamily>;
+using Families = std::tuple<SquareFamily, StarFamily, CircleFamily, CompleteFamily, FigureFamily>;
 
 inline SpecError unknown_problem(const std::string& name) {
-  return SpecError("unknown problem '" + name + "' (use square, star, circle or complete)");
+  return SpecError("unknown problem '" + name + "' (use square, star, circle, complete or figure)");
 }
 
 // Calls f(family) with the family named `name`; false if there is none.

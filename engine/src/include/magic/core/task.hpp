@@ -29,7 +29,9 @@ template <Problem P>
 void count_solution(const P& p, const typename P::Solution& canon, TaskRecord& rec) {
   ++rec.unique;
   rec.total += p.orbit_size(canon);
-  rec.digest.add(canon);
+  // A problem whose solution type has room to spare hashes only its part.
+  if constexpr (requires { p.hashed_bytes(); }) rec.digest.add_bytes(&canon, p.hashed_bytes());
+  else rec.digest.add(canon);
   if constexpr (HasKey<P>) ++rec.by_key[p.key(canon)];
 }
 

@@ -1,0 +1,259 @@
+// The figure problem's tables, plans and answers (magic/figure.hpp).
+#include "magic/figure.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "magic/core/error.hpp"
+
+namespace magic {
+namespace {
+
+constexpr std::size_t kMaxPlans = 4096;
+constexpr int kMaxSums = 100000;
+
+std::vector<int> natural_base(int n) {
+  std::vector<int> b(static_cast<std::size_t>(n));
+  std::iota(b.begin(), b.end(), 0);
+  return b;
+}
+
+std::vector<PointPerm> to_perms(const std::vector<std::vector<int>>& gens) {
+  std::vector<PointPerm> out;
+  for (const auto& g : gens) out.emplace_back(g.begin(), g.end());
+  return out;
+}
+
+// Every set of at most `most` of the L lines, smallest first, as masks.
+std::vector<std::uint64_t> missing_sets(int L, int most) {
+  std::vector<std::uint64_t> out;
+  std::vector<int> pick;
+  auto add = [&](auto& self, int from, int left, std::uint64_t m) -> void {
+    if (out.size() > kMaxPlans) return;
+    if (left == 0) {
+      out.push_back(m);
+      return;
+    }
+    for (int l = from; l < L; ++l) self(self, l + 1, left - 1, m | 1ull << l);
+  };
+  for (int size = 0; size <= most; ++size) add(add, 0, size, 0);
+  return out;
+}
+
+}  // namespace
+
+FigureProblem::FigureProblem(FigureSpec spec)
+    : spec_(std::move(spec)),
+      P_(spec_.n_points()),
+      L_(spec_.n_lines()),
+      values_(spec_.numbers),
+      all_numbers_(values_.size() == 64 ? ~0ull : (1ull << values_.size()) - 1),
+      generators_(choose_group()),
+      chain_(P_, generators_, natural_base(P_)) {
+  index_.assign(static_cast<std::size_t>(values_.back() - values_.front() + 1), -1);
+  for (std::size_t i = 0; i < values_.size(); ++i)
+    index_[static_cast<std::size_t>(values_[i] - values_.front())] = static_cast<std::int8_t>(i);
+  const std::vector<std::uint64_t> sets = missing_sets(L_, L_ - spec_.k());
+  if (sets.size() > kMaxPlans)
+    throw SpecError("figure: with " + std::to_string(spec_.k()) + " of " + std::to_string(L_) +
+                    " lines equal there are more than " + std::to_string(kMaxPlans) +
+                    " ways to choose the lines that miss the sum; ask for more equal lines");
+  std::vector<std::pair<int, int>> less;
+  if (spec_.symmetry_breaking) {
+    std::vector<int> base;
+    for (const auto& [p, forced] : point_order(0)) base.push_back(p);
+    less = StabilizerChain(P_, generators_, base).less_than_pairs();
+  }
+  for (std::uint64_t m : sets) plans_.push_back(make_plan(m, less));
+}
+
+std::vector<PointPerm> FigureProblem::choose_group() {
+  const std::vector<PointPerm> incidence = incidence_automorphisms(P_, spec_.lines);
+  incidence_order_ = StabilizerChain(P_, incidence, natural_base(P_)).order();
+  switch (spec_.symmetry) {
+    case FigureSymmetry::None: group_source_ = "none"; return {};
+    case FigureSymmetry::Generators: {
+      std::vector<PointPerm> gens = to_perms(spec_.generators);
+      for (std::size_t g = 0; g < gens.size(); ++g)
+        if (!preserves_lines(gens[g], spec_.lines))
+          throw SpecError("figure: symmetry generator " + std::to_string(g + 1) + " does not map lines onto lines");
+      group_source_ = "generators";
+      return gens;
+    }
+    case FigureSymmetry::Incidence: break;
+  }
+  group_source_ = "incidence";
+  return incidence;
+}
+
+// The static point order of one plan; a point forced by a kept line names it.
+std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missing) const {
+  std::vector<int> open(static_cast<std::size_t>(L_));
+  std::vector<std::vector<int>> through(static_cast<std::size_t>(P_));
+  for (int l = 0; l < L_; ++l) {
+    open[static_cast<std::size_t>(l)] = static_cast<int>(spec_.lines[static_cast<std::size_t>(l)].size());
+    for (int p : spec_.lines[static_cast<std::size_t>(l)]) through[static_cast<std::size_t>(p)].push_back(l);
+  }
+  auto kept = [&](int l) { return !(missing >> l & 1); };
+  std::vector<bool> placed(static_cast<std::size_t>(P_));
+  std::vector<std::pair<int, int>> order;
+  while (static_cast<int>(order.size()) < P_) {
+    int pick = -1, forced = -1;
+    for (int l = 0; l < L_ && pick < 0; ++l)
+      if (kept(l) && open[static_cast<std::size_t>(l)] == 1)
+        for (int p : spec_.lines[static_cast<std::size_t>(l)])
+          if (!placed[static_cast<std::size_t>(p)]) pick = p, forced = l;
+    if (pick < 0) {
+      // The point on the kept line nearest to closing; then on the most
+      // such lines; then on the most lines.
+      std::tuple<int, int, int> best{-1, -1, -1};
+      for (int p = 0; p < P_; ++p) {
+        if (placed[static_cast<std::size_t>(p)]) continue;
+        int least = 1 << 20, at_least = 0;
+        for (int l : through[static_cast<std::size_t>(p)]) {
+          if (!kept(l)) continue;
+          const int o = open[static_cast<std::size_t>(l)];
+          if (o < least) least = o, at_least = 0;
+          at_least += o == least;
+        }
+        const std::tuple<int, int, int> score{-least, at_least, static_cast<int>(through[static_cast<std::size_t>(p)].size())};
+        if (pick < 0 || score > best) best = score, pick = p;
+      }
+    }
+    placed[static_cast<std::size_t>(pick)] = true;
+    for (int l : through[static_cast<std::size_t>(pick)]) --open[static_cast<std::size_t>(l)];
+    order.emplace_back(pick, forced);
+  }
+  return order;
+}
+
+FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::vector<std::pair<int, int>>& less) const {
+  Plan plan;
+  plan.missing = missing;
+  plan.sums = sums_for(missing);
+  std::vector<int> open(static_cast<std::size_t>(L_));
+  for (int l = 0; l < L_; ++l) open[static_cast<std::size_t>(l)] = static_cast<int>(spec_.lines[static_cast<std::size_t>(l)].size());
+  std::uint64_t placed = 0;
+  for (const auto& [p, forced] : point_order(missing)) {
+    Step st{};
+    st.point = static_cast<std::uint8_t>(p);
+    st.forced_by = static_cast<std::int8_t>(forced);
+    for (const auto& [a, b] : less) {
+      if (b == p && (placed >> a & 1)) st.above |= 1ull << a;
+      if (a == p && (placed >> b & 1)) st.below |= 1ull << b;
+    }
+    st.ref0 = static_cast<std::uint16_t>(plan.refs.size());
+    for (int l = 0; l < L_; ++l) {
+      const auto& line = spec_.lines[static_cast<std::size_t>(l)];
+      if (std::find(line.begin(), line.end(), p) == line.end()) continue;
+      const int left = --open[static_cast<std::size_t>(l)];
+      plan.refs.push_back(LineRef{static_cast<std::uint8_t>(l), static_cast<std::uint8_t>(left), !(missing >> l & 1)});
+    }
+    st.nref = static_cast<std::uint16_t>(plan.refs.size() - st.ref0);
+    plan.steps.push_back(st);
+    placed |= 1ull << p;
+  }
+  return plan;
+}
+
+// The sums a plan tries: the fixed one, or those its kept lines can reach.
+// When every number is placed and every point is on r kept lines, the kept
+// lines together hold r times the numbers' total: one sum.
+std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
+  int lo = 0, hi = 1 << 30, n_kept = 0;
+  std::vector<int> degree(static_cast<std::size_t>(P_));
+  for (int l = 0; l < L_; ++l) {
+    if (missing >> l & 1) continue;
+    ++n_kept;
+    const auto& line = spec_.lines[static_cast<std::size_t>(l)];
+    const int k = static_cast<int>(line.size());
+    lo = std::max(lo, low_sum(all_numbers_, k));
+    hi = std::min(hi, high_sum(all_numbers_, k));
+    for (int p : line) ++degree[static_cast<std::size_t>(p)];
+  }
+  if (spec_.sum) {
+    if (*spec_.sum < lo || *spec_.sum > hi) return {};
+    return {*spec_.sum};
+  }
+  if (lo > hi) return {};
+  const bool regular = std::all_of(degree.begin(), degree.end(), [&](int d) { return d == degree[0]; });
+  if (static_cast<std::size_t>(P_) == values_.size() && regular) {
+    const long long total = std::accumulate(values_.begin(), values_.end(), 0LL) * degree[0];
+    if (total % n_kept != 0) return {};
+    const long long S = total / n_kept;
+    if (S < lo || S > hi) return {};
+    return {static_cast<int>(S)};
+  }
+  if (hi - lo + 1 > kMaxSums)
+    throw SpecError("figure: the lines could share any of " + std::to_string(hi - lo + 1) + " sums (" +
+                    std::to_string(lo) + ".." + std::to_string(hi) + "); fix the sum");
+  std::vector<int> out(static_cast<std::size_t>(hi - lo + 1));
+  std::iota(out.begin(), out.end(), lo);
+  return out;
+}
+
+int FigureProblem::low_sum(std::uint64_t f, int k) const {
+  int s = 0;
+  for (int i = 0; i < k; ++i, f &= f - 1) {
+    if (!f) return 1 << 30;
+    s += values_[static_cast<std::size_t>(std::countr_zero(f))];
+  }
+  return s;
+}
+
+int FigureProblem::high_sum(std::uint64_t f, int k) const {
+  int s = 0;
+  for (int i = 0; i < k; ++i) {
+    if (!f) return -(1 << 30);
+    const int top = 63 - std::countl_zero(f);
+    s += values_[static_cast<std::size_t>(top)];
+    f &= ~(1ull << top);
+  }
+  return s;
+}
+
+void FigureProblem::cut(int depth, SinkRef<State> sink) const {
+  ExpandMode<State> ex{sink, depth};
+  State s{};
+  walk(s, ex);
+}
+
+std::vector<int> FigureProblem::line_sums(const Solution& s) const {
+  std::vector<int> out;
+  for (const auto& l : spec_.lines) {
+    int sum = 0;
+    for (int p : l) sum += s[static_cast<std::size_t>(p)];
+    out.push_back(sum);
+  }
+  return out;
+}
+
+std::int64_t FigureProblem::key(const Solution& s) const {
+  const std::vector<int> sums = line_sums(s);
+  for (int v : sums)
+    if (std::count(sums.begin(), sums.end(), v) >= spec_.k()) return v;
+  return 0;
+}
+
+nlohmann::json FigureProblem::to_json(const Solution& s) const {
+  return {{"points", std::vector<int>(s.v.begin(), s.v.begin() + P_)}, {"sum", key(s)}, {"line_sums", line_sums(s)}};
+}
+
+nlohmann::json FigureProblem::describe() const {
+  nlohmann::json j{{"name", "figure"}};
+  if (!spec_.builtin.empty()) j["builtin"] = spec_.builtin;
+  j["figure"] = figure_file_json(spec_);
+  j["equal_lines"] = spec_.k();
+  if (!spec_.symmetry_breaking) j["symmetry_breaking"] = false;
+  nlohmann::json gens = nlohmann::json::array();
+  for (const PointPerm& g : generators_) gens.push_back(std::vector<int>(g.begin(), g.end()));
+  j["group"] = {{"source", group_source_},
+                {"order", chain_.order()},
+                {"incidence_order", incidence_order_},
+                {"generators", gens}};
+  return j;
+}
+
+nlohmann::json FigureProblem::result_extra() const { return nlohmann::json::object(); }
+
+}  // namespace magic
