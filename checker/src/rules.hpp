@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,26 @@ std::unique_ptr<Rules> make_rules(const nlohmann::json& problem);
 std::unique_ptr<Rules> make_grid_rules(const nlohmann::json& problem);  // square, complete
 std::unique_ptr<Rules> make_star_rules(const nlohmann::json& problem);
 std::unique_ptr<Rules> make_circle_rules(const nlohmann::json& problem);
+std::unique_ptr<Rules> make_figure_rules(const nlohmann::json& problem);
 
 // ---- shared helpers (rules_common.cpp) -----------------------------------
+
+// The largest number a star or figure may hold (16-bit values).
+inline constexpr int kMaxValue = 65535;
+// "1..12", "1,2,4", "1..5,8": the number lists the engine writes; throws
+// SpecError naming problem.numbers.  format_numbers writes them back.
+std::set<int> parse_numbers_text(const std::string& text);
+std::string format_numbers(const std::set<int>& v);
+
+// Lines of numbers (stars, figures): the values `pts` by point are
+// distinct members of `numbers`; the sums of the lines (point lists); the
+// sum at least k > half of them share (and `fixed`, if given); the
+// solution's own "sum" and "line_sums", when written, right.  Each false or
+// nullopt says why.
+bool check_numbers(const std::vector<int>& pts, const std::set<int>& numbers, std::string& why);
+std::vector<int> line_sums(const std::vector<int>& pts, const std::vector<std::vector<int>>& lines);
+std::optional<int> common_sum(const std::vector<int>& sums, int k, std::optional<std::int64_t> fixed, std::string& why);
+bool check_sum_fields(const nlohmann::json& sol, int common, const std::vector<int>& sums, std::string& why);
 
 // A permutation of positions: image[c] = values[perm[c]].
 using Perm = std::vector<int>;

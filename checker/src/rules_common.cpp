@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 
 #include "magic/core/error.hpp"
 #include "rules.hpp"
@@ -11,7 +12,104 @@ std::unique_ptr<Rules> make_rules(const nlohmann::json& problem) {
   if (name == "square" || name == "complete") return make_grid_rules(problem);
   if (name == "star") return make_star_rules(problem);
   if (name == "circle") return make_circle_rules(problem);
-  throw SpecError("unknown problem '" + name + "' (the checker knows square, star, circle, complete)");
+  if (name == "figure") return make_figure_rules(problem);
+  throw SpecError("unknown problem '" + name + "' (the checker knows square, star, circle, complete, figure)");
+}
+
+namespace {
+int parse_number(const std::string& t, const std::string& text) {
+  if (t.empty() || t.size() > 6 || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
+    throw SpecError("problem.numbers '" + text + "': expected numbers like 1..12 or 1,2,4");
+  const int v = std::stoi(t);
+  if (v < 1 || v > kMaxValue) throw SpecError("problem.numbers '" + text + "': numbers must be 1.." + std::to_string(kMaxValue));
+  return v;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+}  // namespace
+
+std::set<int> parse_numbers_text(const std::string& text) {
+  std::set<int> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    const std::size_t dots = item.find("..");
+    const int a = parse_number(dots == std::string::npos ? item : item.substr(0, dots), text);
+    const int b = dots == std::string::npos ? a : parse_number(item.substr(dots + 2), text);
+    if (a > b) throw SpecError("problem.numbers '" + text + "': empty range");
+    for (int v = a; v <= b; ++v)
+      if (!out.insert(v).second) throw SpecError("problem.numbers '" + text + "': " + std::to_string(v) + " twice");
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::string format_numbers(const std::set<int>& v) {
+  if (v.size() > 2 && *v.rbegin() - *v.begin() + 1 == static_cast<int>(v.size()))
+    return std::to_string(*v.begin()) + ".." + std::to_string(*v.rbegin());
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+bool check_numbers(const std::vector<int>& pts, const std::set<int>& numbers, std::string& why) {
+  std::set<int> seen;
+  for (int v : pts) {
+    if (!numbers.count(v)) {
+      why = "number " + std::to_string(v) + " is not among the numbers " + format_numbers(numbers);
+      return false;
+    }
+    if (!seen.insert(v).second) {
+      why = "number " + std::to_string(v) + " is used twice";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<int> line_sums(const std::vector<int>& pts, const std::vector<std::vector<int>>& lines) {
+  std::vector<int> sums;
+  for (const auto& l : lines) {
+    int s = 0;
+    for (int p : l) s += pts[static_cast<std::size_t>(p)];
+    sums.push_back(s);
+  }
+  return sums;
+}
+
+std::optional<int> common_sum(const std::vector<int>& sums, int k, std::optional<std::int64_t> fixed, std::string& why) {
+  int best = 0, best_count = 0;
+  for (int s : sums) {
+    const int c = static_cast<int>(std::count(sums.begin(), sums.end(), s));
+    if (c > best_count) best = s, best_count = c;
+  }
+  if (best_count < k) {
+    why = "at most " + std::to_string(best_count) + " lines share a sum, " + std::to_string(k) + " must";
+    return std::nullopt;
+  }
+  if (fixed && best != *fixed) {
+    why = "the common sum is " + std::to_string(best) + ", not the required " + std::to_string(*fixed);
+    return std::nullopt;
+  }
+  return best;
+}
+
+bool check_sum_fields(const nlohmann::json& sol, int common, const std::vector<int>& sums, std::string& why) {
+  if (sol.contains("sum") && sol.at("sum") != nlohmann::json(common)) {
+    why = "\"sum\" says " + sol.at("sum").dump().substr(0, 24) + ", the common sum is " + std::to_string(common);
+    return false;
+  }
+  if (sol.contains("line_sums") && sol.at("line_sums") != nlohmann::json(sums)) {
+    why = "\"line_sums\" say " + sol.at("line_sums").dump().substr(0, 80) + ", the lines sum to " +
+          nlohmann::json(sums).dump();
+    return false;
+  }
+  return true;
 }
 
 Orbit orbit_of(const std::vector<int>& values, const std::vector<Perm>& perms) {

@@ -28,7 +28,6 @@
 namespace magic::checker {
 namespace {
 
-constexpr int kMaxValue = 65535;
 constexpr int kPentagram[10] = {0, 1, 8, 9, 4, 2, 5, 7, 6, 3};
 
 int label(int n, int point) { return n == 5 ? kPentagram[point] : point; }
@@ -64,38 +63,6 @@ std::vector<Perm> star_group(int n) {
   return perms;
 }
 
-int parse_number(const std::string& t, const std::string& text) {
-  if (t.empty() || t.size() > 6 || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
-    throw SpecError("problem.numbers '" + text + "': expected numbers like 1..12 or 1,2,4");
-  const int v = std::stoi(t);
-  if (v < 1 || v > kMaxValue) throw SpecError("problem.numbers '" + text + "': numbers must be 1.." + std::to_string(kMaxValue));
-  return v;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && s.front() == ' ') s.erase(s.begin());
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
-// "1..12", "1,2,4", "1..5,8": the form the engine writes.
-std::set<int> parse_numbers_text(const std::string& text) {
-  std::set<int> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = text.find(',', start);
-    const std::string item = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    const std::size_t dots = item.find("..");
-    const int a = parse_number(dots == std::string::npos ? item : item.substr(0, dots), text);
-    const int b = dots == std::string::npos ? a : parse_number(item.substr(dots + 2), text);
-    if (a > b) throw SpecError("problem.numbers '" + text + "': empty range");
-    for (int v = a; v <= b; ++v)
-      if (!out.insert(v).second) throw SpecError("problem.numbers '" + text + "': " + std::to_string(v) + " twice");
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
-}
-
 std::set<int> read_numbers(const nlohmann::json& problem, int n) {
   if (!problem.contains("numbers")) {
     std::set<int> all;
@@ -110,14 +77,6 @@ std::set<int> read_numbers(const nlohmann::json& problem, int n) {
   const std::set<int> out(list->begin(), list->end());
   if (out.size() != list->size()) throw SpecError("problem.numbers: a number is given twice");
   return out;
-}
-
-std::string format_numbers(const std::set<int>& v) {
-  if (v.size() > 2 && *v.rbegin() - *v.begin() + 1 == static_cast<int>(v.size()))
-    return std::to_string(*v.begin()) + ".." + std::to_string(*v.rbegin());
-  std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
-  return s;
 }
 
 class StarRules : public Rules {
@@ -148,10 +107,10 @@ class StarRules : public Rules {
       return j;
     }
     const auto pts = int_list(sol.at("points"), static_cast<std::size_t>(2 * n_), 1, kMaxValue, j.error);
-    if (!pts || !check_numbers(*pts, j.error)) return j;
-    const std::vector<int> sums = line_sums(*pts);
-    const std::optional<int> common = common_sum(sums, j.error);
-    if (!common || !check_fields(sol, *common, sums, j.error)) return j;
+    if (!pts || !check_numbers(*pts, numbers_, j.error)) return j;
+    const std::vector<int> sums = line_sums(*pts, lines_);
+    const std::optional<int> common = common_sum(sums, k_, sum_, j.error);
+    if (!common || !check_sum_fields(sol, *common, sums, j.error)) return j;
     const Orbit o = orbit_of(*pts, perms_);
     j.canonical = bytes_u16le(o.least, static_cast<std::size_t>(2 * n_));
     j.orbit = o.size;
@@ -160,60 +119,6 @@ class StarRules : public Rules {
   }
 
  private:
-  bool check_numbers(const std::vector<int>& pts, std::string& why) const {
-    std::set<int> seen;
-    for (int v : pts) {
-      if (!numbers_.count(v)) {
-        why = "number " + std::to_string(v) + " is not among the numbers " + format_numbers(numbers_);
-        return false;
-      }
-      if (!seen.insert(v).second) {
-        why = "number " + std::to_string(v) + " is used twice";
-        return false;
-      }
-    }
-    return true;
-  }
-  std::vector<int> line_sums(const std::vector<int>& pts) const {
-    std::vector<int> sums;
-    for (const auto& l : lines_) {
-      int s = 0;
-      for (int p : l) s += pts[static_cast<std::size_t>(p)];
-      sums.push_back(s);
-    }
-    return sums;
-  }
-  // The sum at least K lines share, if any (unique, as K > n/2).
-  std::optional<int> common_sum(const std::vector<int>& sums, std::string& why) const {
-    int best = 0, best_count = 0;
-    for (int s : sums) {
-      const int c = static_cast<int>(std::count(sums.begin(), sums.end(), s));
-      if (c > best_count) best = s, best_count = c;
-    }
-    if (best_count < k_) {
-      why = "at most " + std::to_string(best_count) + " lines share a sum, " + std::to_string(k_) + " must";
-      return std::nullopt;
-    }
-    if (sum_ && best != *sum_) {
-      why = "the common sum is " + std::to_string(best) + ", not the required " + std::to_string(*sum_);
-      return std::nullopt;
-    }
-    return best;
-  }
-  // The solution's own "sum" and "line_sums", when written, must be right.
-  static bool check_fields(const nlohmann::json& sol, int common, const std::vector<int>& sums, std::string& why) {
-    if (sol.contains("sum") && sol.at("sum") != nlohmann::json(common)) {
-      why = "\"sum\" says " + sol.at("sum").dump().substr(0, 24) + ", the common sum is " + std::to_string(common);
-      return false;
-    }
-    if (sol.contains("line_sums") && sol.at("line_sums") != nlohmann::json(sums)) {
-      why = "\"line_sums\" say " + sol.at("line_sums").dump().substr(0, 80) + ", the lines sum to " +
-            nlohmann::json(sums).dump();
-      return false;
-    }
-    return true;
-  }
-
   int n_;
   std::set<int> numbers_;
   int k_;
