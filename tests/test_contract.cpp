@@ -89,6 +89,12 @@ std::vector<Case> cases() {
       spec_case("circle14_multiplier", {{"name", "circle"}, {"n", 14}, {"method", "multiplier"}}, false, 20,
                 "seed 003"),
       spec_case("complete4_empty", {{"name", "complete"}, {"grid", empty4}}, false, 7040, "seed 001"),
+      spec_case("figure_hexagon", {{"name", "figure"}, {"builtin", "hexagon-3"}}, true, 1,
+                "the magic hexagon is unique (Adams; Trigg 1964)"),
+      spec_case("figure_cube3", {{"name", "figure"}, {"builtin", "cube-3"}}, true, 4,
+                "4 magic cubes of order 3 up to its 48 symmetries (Wikipedia 'Magic cube')"),
+      spec_case("figure_pentagram_k4", {{"name", "figure"}, {"builtin", "pentagram"}, {"equal_lines", 4}}, true, 168,
+                "seed 000"),
       {"toy_subset_sum", [](const RunOptions& ro) { return magic::run(SubsetSum{20, 6, 63}, ro); }, {},
        subset_sum_oracle(), "brute force"},
   };

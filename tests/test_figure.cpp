@@ -1,0 +1,335 @@
+// The figure family: its group (nauty, Schreier-Sims, Puget's constraints,
+// canonical forms) against brute force, its counts against a hash set of
+// canonical forms over every labelling, and against the families written
+// by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "magic/core/error.hpp"
+#include "magic/figure.hpp"
+#include "magic/figure_catalog.hpp"
+#include "magic/figure_group.hpp"
+#include "magic/spec.hpp"
+
+namespace {
+
+using magic::PointPerm;
+using magic::StabilizerChain;
+
+PointPerm perm(std::initializer_list<int> images) { return PointPerm(images.begin(), images.end()); }
+
+// Every element of the group the generators make, by closure.
+std::vector<PointPerm> closure(const std::vector<PointPerm>& gens, int n) {
+  PointPerm id(static_cast<std::size_t>(n));
+  std::iota(id.begin(), id.end(), std::uint8_t{0});
+  std::set<PointPerm> seen{id};
+  std::vector<PointPerm> all{id};
+  for (std::size_t k = 0; k < all.size(); ++k)
+    for (const auto& g : gens) {
+      PointPerm h(static_cast<std::size_t>(n));
+      for (int q = 0; q < n; ++q) h[static_cast<std::size_t>(q)] = g[all[k][static_cast<std::size_t>(q)]];
+      if (seen.insert(h).second) all.push_back(h);
+    }
+  return all;
+}
+
+std::vector<int> natural(int n) {
+  std::vector<int> b(static_cast<std::size_t>(n));
+  std::iota(b.begin(), b.end(), 0);
+  return b;
+}
+
+// The least image v o g over an element list, by brute force.
+std::vector<int> least_by_closure(const std::vector<int>& v, const std::vector<PointPerm>& all) {
+  std::vector<int> best;
+  for (const auto& g : all) {
+    std::vector<int> img(v.size());
+    for (std::size_t q = 0; q < v.size(); ++q) img[q] = v[g[q]];
+    if (best.empty() || img < best) best = img;
+  }
+  return best;
+}
+
+magic::FigureSpec builtin(const std::string& name) {
+  return magic::figure_spec_from_json({{"name", "figure"}, {"builtin", name}});
+}
+
+TEST(FigureGroup, SchreierSimsFindsTheOrdersOfKnownGroups) {
+  // S6 from a transposition and a 6-cycle; A5 from two 3-cycles; the
+  // dihedral group of a 7-gon; the trivial group.
+  EXPECT_EQ(StabilizerChain(6, {perm({1, 0, 2, 3, 4, 5}), perm({1, 2, 3, 4, 5, 0})}, natural(6)).order(), 720u);
+  EXPECT_EQ(StabilizerChain(5, {perm({1, 2, 0, 3, 4}), perm({0, 1, 3, 4, 2})}, natural(5)).order(), 60u);
+  EXPECT_EQ(StabilizerChain(7, {perm({1, 2, 3, 4, 5, 6, 0}), perm({0, 6, 5, 4, 3, 2, 1})}, natural(7)).order(), 14u);
+  EXPECT_EQ(StabilizerChain(4, {}, natural(4)).order(), 1u);
+  // Any base order: the same group.
+  EXPECT_EQ(StabilizerChain(6, {perm({1, 0, 2, 3, 4, 5}), perm({1, 2, 3, 4, 5, 0})}, {5, 2, 0, 4, 1, 3}).order(),
+            720u);
+  // S8 is 40320: a chain built by sifting, not by listing.
+  EXPECT_EQ(StabilizerChain(8, {perm({1, 0, 2, 3, 4, 5, 6, 7}), perm({1, 2, 3, 4, 5, 6, 7, 0})}, natural(8)).order(),
+            40320u);
+}
+
+TEST(FigureGroup, LeastImageIsTheLeastOfAllImages) {
+  std::mt19937 rng(7);
+  for (const std::string name : {"pentagram", "star-8-3", "square-4", "cube-3", "triangle-4"}) {
+    const magic::FigureSpec f = builtin(name);
+    std::vector<PointPerm> gens = f.symmetry == magic::FigureSymmetry::Generators
+                                      ? std::vector<PointPerm>{}
+                                      : magic::incidence_automorphisms(f.n_points(), f.lines);
+    for (const auto& g : f.generators) gens.emplace_back(g.begin(), g.end());
+    const StabilizerChain chain(f.n_points(), gens, natural(f.n_points()));
+    const auto all = closure(gens, f.n_points());
+    ASSERT_EQ(chain.order(), all.size()) << name;
+    for (int trial = 0; trial < 50; ++trial) {
+      std::vector<int> v(static_cast<std::size_t>(f.n_points()));
+      std::iota(v.begin(), v.end(), 1);
+      std::shuffle(v.begin(), v.end(), rng);
+      EXPECT_EQ(chain.least_image(v), least_by_closure(v, all)) << name;
+    }
+  }
+}
+
+TEST(FigureGroup, NautyFindsEveryAutomorphismOfTheIncidence) {
+  const std::map<std::string, std::uint64_t> orders = {{"square-3", 8},   {"hexagon-3", 12}, {"cube-3", 48},
+                                                       {"triangle-3", 6}, {"triangle-4", 48}, {"pentagram", 120},
+                                                       {"hexagram", 48},  {"star-7-2", 14}};
+  for (const auto& [name, order] : orders) {
+    const magic::FigureSpec f = builtin(name);
+    const auto gens = magic::incidence_automorphisms(f.n_points(), f.lines);
+    for (const auto& g : gens) EXPECT_TRUE(magic::preserves_lines(g, f.lines)) << name;
+    EXPECT_EQ(StabilizerChain(f.n_points(), gens, natural(f.n_points())).order(), order) << name;
+  }
+  // Brute force over every permutation of the points, for the small ones.
+  for (const std::string name : {"square-3", "triangle-4", "triangle-3"}) {
+    const magic::FigureSpec f = builtin(name);
+    PointPerm p(static_cast<std::size_t>(f.n_points()));
+    std::iota(p.begin(), p.end(), std::uint8_t{0});
+    std::uint64_t n = 0;
+    do n += magic::preserves_lines(p, f.lines);
+    while (std::next_permutation(p.begin(), p.end()));
+    EXPECT_EQ(n, orders.at(name)) << name;
+  }
+}
+
+// Puget: with the pairs of a chain on any base, exactly one arrangement
+// of distinct values per orbit is left.
+TEST(FigureGroup, PugetPairsLeaveOneLabellingPerOrbit) {
+  for (const std::string name : {"square-3", "triangle-4", "triangle-3"}) {
+    const magic::FigureSpec f = builtin(name);
+    const int n = f.n_points();
+    const auto gens = magic::incidence_automorphisms(n, f.lines);
+    const auto all = closure(gens, n);
+    for (const std::vector<int>& base : {natural(n), std::vector<int>{4, 0, 8, 1, 2, 3, 5, 6, 7}}) {
+      if (static_cast<int>(base.size()) != n) continue;
+      const auto pairs = StabilizerChain(n, gens, base).less_than_pairs();
+      std::vector<int> v(static_cast<std::size_t>(n));
+      std::iota(v.begin(), v.end(), 1);
+      std::set<std::vector<int>> orbits;
+      std::uint64_t kept = 0;
+      do {
+        bool ok = true;
+        for (const auto& [a, b] : pairs) ok = ok && v[static_cast<std::size_t>(a)] < v[static_cast<std::size_t>(b)];
+        if (!ok) continue;
+        ++kept;
+        orbits.insert(least_by_closure(v, all));
+      } while (std::next_permutation(v.begin(), v.end()));
+      std::uint64_t fact = 1;
+      for (int i = 2; i <= n; ++i) fact *= static_cast<std::uint64_t>(i);
+      EXPECT_EQ(kept, fact / all.size()) << name;
+      EXPECT_EQ(orbits.size(), kept) << name << ": two kept labellings in one orbit";
+    }
+  }
+}
+
+// ---- counts against brute force ----------------------------------------------
+
+struct Brute {
+  std::uint64_t unique = 0, total = 0;
+  std::map<std::int64_t, std::uint64_t> by_sum;
+};
+
+// Every labelling of the figure with distinct numbers, its lines checked
+// directly; uniques by a hash set of least images under the group.
+Brute brute_force(const magic::FigureSpec& f, const std::vector<PointPerm>& group) {
+  const int n = f.n_points(), L = f.n_lines(), k = f.k();
+  std::vector<int> v(static_cast<std::size_t>(n));
+  std::vector<bool> used(f.numbers.size());
+  std::set<std::vector<int>> seen;
+  Brute out;
+  auto leaf = [&] {
+    std::map<int, int> count;
+    for (const auto& l : f.lines) {
+      int s = 0;
+      for (int p : l) s += v[static_cast<std::size_t>(p)];
+      ++count[s];
+    }
+    for (const auto& [s, c] : count)
+      if (c >= k && (!f.sum || s == *f.sum)) {
+        ++out.total;
+        if (seen.insert(least_by_closure(v, group)).second) ++out.by_sum[s];
+      }
+    (void)L;
+  };
+  auto place = [&](auto& self, int p) -> void {
+    if (p == n) return leaf();
+    for (std::size_t i = 0; i < f.numbers.size(); ++i) {
+      if (used[i]) continue;
+      used[i] = true;
+      v[static_cast<std::size_t>(p)] = f.numbers[i];
+      self(self, p + 1);
+      used[i] = false;
+    }
+  };
+  place(place, 0);
+  out.unique = seen.size();
+  return out;
+}
+
+std::vector<PointPerm> group_of(const nlohmann::json& problem, int n) {
+  std::vector<PointPerm> gens;
+  for (const auto& g : problem.at("group").at("generators")) gens.emplace_back(g.begin(), g.end());
+  return closure(gens, n);
+}
+
+TEST(Figure, CountsEqualAHashSetOfCanonicalFormsOverEveryLabelling) {
+  auto no_sym = magic::builtin_figure("pentagram");
+  no_sym.erase("symmetry");  // the incidence group: S5, order 120
+  const std::vector<nlohmann::json> specs = {
+      {{"name", "figure"}, {"builtin", "square-3"}},
+      {{"name", "figure"}, {"builtin", "triangle-3"}},
+      {{"name", "figure"}, {"builtin", "triangle-3"}, {"numbers", "1..8"}},
+      {{"name", "figure"}, {"builtin", "triangle-4"}},
+      {{"name", "figure"}, {"builtin", "pentagram"}, {"equal_lines", 4}},
+      {{"name", "figure"}, {"figure", no_sym}, {"equal_lines", 4}},
+      {{"name", "figure"}, {"builtin", "square-3"}, {"equal_lines", 6}},
+      // Lines of three lengths, a subset of the numbers, every sum.
+      {{"name", "figure"},
+       {"figure",
+        {{"points", {"a", "b", "c", "d", "e", "f", "g"}},
+         {"lines", {{"a", "b", "c"}, {"c", "d", "e"}, {"e", "f", "g", "a"}, {"b", "d", "f"}}},
+         {"numbers", "1..9"}}}},
+  };
+  for (const auto& spec : specs) {
+    const auto run = magic::run_spec(spec, {.threads = 2});
+    const magic::FigureSpec f = magic::figure_spec_from_json(spec);
+    const Brute b = brute_force(f, group_of(run.problem, f.n_points()));
+    EXPECT_EQ(run.result.unique, b.unique) << spec.dump();
+    EXPECT_EQ(run.result.total, b.total) << spec.dump();
+    EXPECT_EQ(run.result.by_key, b.by_sum) << spec.dump();
+    EXPECT_GT(b.unique, 0u) << spec.dump() << ": an oracle with nothing to find";
+    // The same with every labelling emitted and the canonical ones kept.
+    nlohmann::json all = spec;
+    all["symmetry_breaking"] = false;
+    const auto images = magic::run_spec(all, {.threads = 2}).result;
+    EXPECT_EQ(images.unique, b.unique) << spec.dump();
+    EXPECT_EQ(images.digest, run.result.digest) << spec.dump();
+  }
+}
+
+// ---- against the families written by hand ---------------------------------
+
+// by_key too for a star (by_sum); a square's by_key is something else.
+void expect_same_as(const nlohmann::json& figure, const nlohmann::json& family, bool digest = true) {
+  const auto a = magic::run_spec(figure, {.threads = 2}).result;
+  const auto b = magic::run_spec(family, {.threads = 2}).result;
+  EXPECT_EQ(a.unique, b.unique) << figure.dump();
+  EXPECT_EQ(a.total, b.total) << figure.dump();
+  if (family.at("name") == "star") EXPECT_EQ(a.by_key, b.by_key) << figure.dump();
+  if (digest) EXPECT_EQ(a.digest, b.digest) << figure.dump();
+}
+
+TEST(Figure, StarsAgreeWithTheStarFamilyToTen) {
+  expect_same_as({{"name", "figure"}, {"builtin", "pentagram"}, {"equal_lines", 4}},
+                 {{"name", "star"}, {"n", 5}, {"equal_lines", 4}});
+  expect_same_as({{"name", "figure"}, {"builtin", "pentagram"}, {"numbers", "1..12"}},
+                 {{"name", "star"}, {"n", 5}, {"numbers", "1..12"}});
+  expect_same_as({{"name", "figure"}, {"builtin", "hexagram"}}, {{"name", "star"}, {"n", 6}});
+  expect_same_as({{"name", "figure"}, {"builtin", "star-7-2"}, {"equal_lines", 6}},
+                 {{"name", "star"}, {"n", 7}, {"equal_lines", 6}});
+  for (int n = 5; n <= 10; ++n)
+    expect_same_as({{"name", "figure"}, {"builtin", "star-" + std::to_string(n) + "-2"}},
+                   {{"name", "star"}, {"n", n}}, n != 5);  // n = 5: the star family keeps the documents' labels
+}
+
+TEST(Figure, SlowStarsAgreeWithTheStarFamilyToThirteen) {
+  for (int n = 11; n <= 13; ++n)
+    expect_same_as({{"name", "figure"}, {"builtin", "star-" + std::to_string(n) + "-2"}},
+                   {{"name", "star"}, {"n", n}});
+}
+
+TEST(Figure, TheSquareAgreesWithTheSquareFamily) {
+  // Same counts; the square family hashes one byte a cell, so not its digest.
+  expect_same_as({{"name", "figure"}, {"builtin", "square-4"}}, {{"name", "square"}, {"order", 4}}, false);
+  expect_same_as({{"name", "figure"}, {"builtin", "square-3"}}, {{"name", "square"}, {"order", 3}}, false);
+}
+
+// ---- the spec -----------------------------------------------------------------
+
+TEST(Figure, AResultsProblemReadsBackAsTheSameProblem) {
+  for (const std::string name : {"hexagon-3", "pentagram", "cube-3"}) {
+    const nlohmann::json spec{{"name", "figure"}, {"builtin", name}, {"equal_lines", name == "pentagram" ? 4 : 0}};
+    nlohmann::json s = spec;
+    if (name != "pentagram") s.erase("equal_lines");
+    const nlohmann::json problem = magic::describe_spec(s).problem;
+    EXPECT_EQ(magic::describe_spec(problem).problem, problem) << name;
+  }
+}
+
+TEST(Figure, EveryBuiltinReads) {
+  const auto names = magic::figure_builtin_names();
+  EXPECT_EQ(std::count(names.begin(), names.end(), "star-13-5"), 1);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "star-24-11"), 1);
+  for (const auto& name : names) {
+    const magic::FigureSpec f = builtin(name);
+    EXPECT_GT(f.n_points(), 0) << name;
+  }
+  EXPECT_THROW(builtin("star-10-5"), magic::SpecError);  // {10/5} is not a star
+  EXPECT_THROW(builtin("star-07-2"), magic::SpecError);
+}
+
+TEST(Figure, BadFiguresAreRefusedWithTheirReason) {
+  const nlohmann::json ok = nlohmann::json::parse(R"({"points": ["a", "b", "c"], "lines": [["a", "b"], ["b", "c"]]})");
+  auto with = [&](const char* key, nlohmann::json v) {
+    nlohmann::json f = ok;
+    f[key] = std::move(v);
+    return f;
+  };
+  const std::vector<std::pair<nlohmann::json, std::string>> bad = {
+      {with("lines", nlohmann::json::parse(R"([["a", "x"]])")), "unknown point 'x'"},
+      {with("lines", nlohmann::json::parse(R"([["a", "b"], []])")), "line 2 is empty"},
+      {with("lines", nlohmann::json::parse(R"([["a"], ["b", "c"]])")), "needs at least two"},
+      {with("lines", nlohmann::json::parse(R"([["a", "b", "a"], ["b", "c"]])")), "point 'a' twice"},
+      {with("lines", nlohmann::json::parse(R"([["a", "b"], ["b", "a"], ["b", "c"]])")), "repeats line 1"},
+      {with("lines", nlohmann::json::parse(R"([["a", "b"]])")), "'c' is on no line"},
+      {with("numbers", "1..2"), "only 2 numbers"},
+      {with("numbers", "0..5"), "must be positive"},
+      {with("points", {"a", "b", "a"}), "named twice"},
+      {with("colour", "red"), "unknown field 'colour'"},
+      {with("equal_lines", 1), "equal lines must be 2..2"},
+      {with("symmetry", nlohmann::json::parse(R"({"generators": [["b", "a", "c"]]})")), "does not map lines"},
+      {with("symmetry", nlohmann::json::parse(R"({"generators": [["a", "a", "c"]]})")), "not a permutation"},
+      {with("symmetry", "mirror"), "unknown \"symmetry\""},
+      {with("points", nlohmann::json::array()), "non-empty list"},
+      {nlohmann::json::array(), "a JSON object"},
+  };
+  for (const auto& [figure, why] : bad) {
+    try {
+      (void)magic::describe_spec({{"name", "figure"}, {"figure", figure}});
+      ADD_FAILURE() << "accepted " << figure.dump();
+    } catch (const magic::SpecError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what() << " (wanted: " << why << ")";
+    }
+  }
+  // Beyond the engine's limits: 65 points.
+  nlohmann::json big{{"points", nlohmann::json::array()}, {"lines", nlohmann::json::array()}};
+  for (int i = 0; i < 65; ++i) big["points"].push_back("p" + std::to_string(i));
+  big["lines"].push_back({"p0", "p1"});
+  EXPECT_THROW((void)magic::describe_spec({{"name", "figure"}, {"figure", big}}), magic::SpecError);
+}
+
+}  // namespace
