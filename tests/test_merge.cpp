@@ -102,6 +102,7 @@ INSTANTIATE_TEST_SUITE_P(Problems, Merge,
                                            MergeCase{"star9", "star --n 9"},
                                            MergeCase{"pentagram_k4", "star --n 5 --numbers 1..10 --equal-lines 4"},
                                            MergeCase{"circle12", "circle --n 12"},
+                                           MergeCase{"figure_cube3", "figure --builtin cube-3"},
                                            MergeCase{"complete_empty4", "complete --count", "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"}),
                          [](const auto& p) { return p.param.name; });
 
