@@ -69,7 +69,8 @@ void add_figure(CLI::App& app, Action& action) {
   sub->add_option("--builtin,-b", args->builtin, "a built-in figure instead of a file (see --list)");
   sub->add_flag("--list", args->list, "list the built-in figures and exit");
   sub->add_flag("--show", args->show,
-                "print the figure as the engine reads it, with its symmetry group, and exit without searching");
+                "print the figure as the engine reads it, with its symmetry group, and exit without searching "
+                "(with --svg: draw it, its points named)");
   auto* numbers = sub->add_option("--numbers", args->numbers,
                                   "numbers to choose from, such as 1..12 or 1,2,4,5..9 (default: the figure's)");
   auto* k = sub->add_option("--equal-lines,-k", args->equal_lines,
@@ -97,7 +98,10 @@ void add_figure(CLI::App& app, Action& action) {
           if (args->input != "-") check_not_input(flag, out, args->input);
       const nlohmann::json spec = figure_spec(*args, has_numbers, has_k, has_sum);
       if (args->show) {
-        std::cout << magic::describe_spec(spec).problem.dump(2) << "\n";
+        const nlohmann::json problem = magic::describe_spec(spec).problem;
+        // With --svg, the figure's picture: its points named, no numbers.
+        if (!args->common.svg.empty()) write_svg(args->common.svg, problem, {nullptr});
+        std::cout << problem.dump(2) << "\n";
         return kOk;
       }
       Printer pr;

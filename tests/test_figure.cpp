@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <random>
@@ -290,6 +292,22 @@ TEST(Figure, EveryBuiltinReads) {
   }
   EXPECT_THROW(builtin("star-10-5"), magic::SpecError);  // {10/5} is not a star
   EXPECT_THROW(builtin("star-07-2"), magic::SpecError);
+}
+
+// data/figures/ holds every built-in as a file (scripts/figure-catalog.sh):
+// the file reads as the same figure.
+TEST(Figure, TheCatalogFilesAreTheBuiltins) {
+  const std::filesystem::path dir = std::filesystem::path(MAGIC_SOURCE_DIR) / "data" / "figures";
+  for (const auto& name : magic::figure_builtin_names()) {
+    std::ifstream in(dir / (name + ".json"));
+    ASSERT_TRUE(in) << name << ": run scripts/figure-catalog.sh";
+    const nlohmann::json file = nlohmann::json::parse(in);
+    const nlohmann::json from_file = magic::describe_spec({{"name", "figure"}, {"figure", file}}).problem;
+    const nlohmann::json builtin = magic::describe_spec({{"name", "figure"}, {"builtin", name}}).problem;
+    EXPECT_EQ(from_file.at("figure"), builtin.at("figure")) << name;
+    EXPECT_EQ(from_file.at("group"), builtin.at("group")) << name;
+    EXPECT_TRUE(std::filesystem::exists(dir / (name + ".svg"))) << name;
+  }
 }
 
 TEST(Figure, BadFiguresAreRefusedWithTheirReason) {

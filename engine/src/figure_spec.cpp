@@ -189,6 +189,10 @@ FigureSpec figure_from_file_json(const nlohmann::json& j, const std::string& wha
     f.name = j.at("name").get<std::string>().substr(0, 64);
   }
   if (f.name.empty()) f.name = "figure";
+  if (j.contains("description")) {
+    if (!j.at("description").is_string()) fail(what, "\"description\" must be a string");
+    f.description = j.at("description").get<std::string>().substr(0, 400);
+  }
   f.points = read_points(j.at("points"), what);
   std::map<std::string, int> index;
   for (std::size_t i = 0; i < f.points.size(); ++i) index[f.points[i].name] = static_cast<int>(i);
@@ -228,6 +232,7 @@ nlohmann::json figure_file_json(const FigureSpec& f) {
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& l : f.lines) lines.push_back(names(l));
   nlohmann::json j{{"name", f.name}, {"points", pts}, {"lines", lines}, {"numbers", format_star_numbers(f.numbers)}};
+  if (!f.description.empty()) j["description"] = f.description;
   if (f.sum) j["sum"] = *f.sum;
   if (f.equal_lines && f.equal_lines != f.n_lines()) j["equal_lines"] = f.equal_lines;
   if (f.symmetry == FigureSymmetry::None) j["symmetry"] = "none";

@@ -33,7 +33,7 @@ struct Canvas {
   }
 };
 
-std::string title_of(const nlohmann::json& problem, std::size_t shown) {
+std::string title_of(const nlohmann::json& problem, std::size_t shown, bool solutions_are_names) {
   std::string t = problem.value("name", "?");
   if (problem.contains("figure")) t += " " + problem.at("figure").value("name", std::string("?"));
   for (auto it = problem.begin(); it != problem.end(); ++it) {
@@ -41,6 +41,7 @@ std::string title_of(const nlohmann::json& problem, std::size_t shown) {
       continue;
     t += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
   }
+  if (shown == 1 && solutions_are_names) return t;
   return t + (shown ? " (first " + std::to_string(shown) + ")" : " (no solution)");
 }
 
@@ -92,7 +93,7 @@ std::string render_svg(const nlohmann::json& problem, const std::vector<nlohmann
       case Picture::Figure: draw_figure_panel(cv.body, cv.panels++, kPanel, problem, s); break;
     }
   }
-  return cv.finish(title_of(problem, solutions.size()));
+  return cv.finish(title_of(problem, solutions.size(), solutions.size() == 1 && solutions[0].is_null()));
 }
 
 }  // namespace magic

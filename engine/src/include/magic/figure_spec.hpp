@@ -25,6 +25,7 @@ enum class FigureSymmetry { Incidence, Generators, None };
 
 struct FigureSpec {
   std::string name;
+  std::string description;
   std::vector<FigurePoint> points;
   std::vector<std::vector<int>> lines;     // point indices, as the file orders them
   std::vector<int> numbers;                // sorted, distinct, 1..65535
