@@ -46,13 +46,20 @@ FigureProblem::FigureProblem(FigureSpec spec)
     : spec_(std::move(spec)),
       P_(spec_.n_points()),
       L_(spec_.n_lines()),
-      values_(spec_.numbers),
-      all_numbers_(values_.size() == 64 ? ~0ull : (1ull << values_.size()) - 1),
+      min_(spec_.numbers.front()),
+      span_(spec_.numbers.back() - spec_.numbers.front() + 1),
+      all_numbers_(0),
+      rall_numbers_(0),
       generators_(choose_group()),
       chain_(P_, generators_, natural_base(P_)) {
-  index_.assign(static_cast<std::size_t>(values_.back() - values_.front() + 1), -1);
-  for (std::size_t i = 0; i < values_.size(); ++i)
-    index_[static_cast<std::size_t>(values_[i] - values_.front())] = static_cast<std::int8_t>(i);
+  for (int v : spec_.numbers) all_numbers_ |= 1ull << (v - min_);
+  rall_numbers_ = masks::reversed(all_numbers_);
+  symmetric_numbers_ = std::all_of(spec_.numbers.begin(), spec_.numbers.end(), [&](int v) {
+    return std::binary_search(spec_.numbers.begin(), spec_.numbers.end(), 2 * min_ + span_ - 1 - v);
+  });
+  line_length_ = static_cast<int>(spec_.lines[0].size());
+  for (const auto& l : spec_.lines)
+    if (static_cast<int>(l.size()) != line_length_) line_length_ = 0;
   const std::vector<std::uint64_t> sets = missing_sets(L_, L_ - spec_.k());
   if (sets.size() > kMaxPlans)
     throw SpecError("figure: with " + std::to_string(spec_.k()) + " of " + std::to_string(L_) +
@@ -62,9 +69,19 @@ FigureProblem::FigureProblem(FigureSpec spec)
   if (spec_.symmetry_breaking) {
     std::vector<int> base;
     for (const auto& [p, forced] : point_order(0)) base.push_back(p);
-    less = StabilizerChain(P_, generators_, base).less_than_pairs();
+    const StabilizerChain puget(P_, generators_, base);
+    less = puget.less_than_pairs();
+    b_ = base[0];
+    for (int p : puget.levels()[0].orbit) orbit_b_ |= 1ull << p;
   }
   for (std::uint64_t m : sets) plans_.push_back(make_plan(m, less));
+}
+
+// The complement halves a sum's search (figure.hpp): symmetric numbers,
+// lines of one length m, m (min + max) = 2S, and b's orbit more than b.
+bool FigureProblem::complements(int sum) const {
+  return spec_.symmetry_breaking && symmetric_numbers_ && line_length_ > 0 && std::popcount(orbit_b_) > 1 &&
+         line_length_ * (2 * min_ + span_ - 1) == 2 * sum;
 }
 
 std::vector<PointPerm> FigureProblem::choose_group() {
@@ -142,6 +159,9 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
       if (b == p && (placed >> a & 1)) st.above |= 1ull << a;
       if (a == p && (placed >> b & 1)) st.below |= 1ull << b;
     }
+    // The complement's pairs: b with each other point of its orbit.
+    if (p == b_) st.capped = orbit_b_ & placed;
+    else if ((orbit_b_ >> p & 1) && (placed >> b_ & 1)) st.capped = 1ull << b_;
     st.ref0 = static_cast<std::uint16_t>(plan.refs.size());
     for (int l = 0; l < L_; ++l) {
       const auto& line = spec_.lines[static_cast<std::size_t>(l)];
@@ -167,8 +187,8 @@ std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
     ++n_kept;
     const auto& line = spec_.lines[static_cast<std::size_t>(l)];
     const int k = static_cast<int>(line.size());
-    lo = std::max(lo, low_sum(all_numbers_, k));
-    hi = std::min(hi, high_sum(all_numbers_, k));
+    lo = std::max(lo, low_offsets(all_numbers_, k) + k * min_);
+    hi = std::min(hi, high_offsets(all_numbers_, k) + k * min_);
     for (int p : line) ++degree[static_cast<std::size_t>(p)];
   }
   if (spec_.sum) {
@@ -177,8 +197,8 @@ std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
   }
   if (lo > hi) return {};
   const bool regular = std::all_of(degree.begin(), degree.end(), [&](int d) { return d == degree[0]; });
-  if (static_cast<std::size_t>(P_) == values_.size() && regular) {
-    const long long total = std::accumulate(values_.begin(), values_.end(), 0LL) * degree[0];
+  if (static_cast<std::size_t>(P_) == spec_.numbers.size() && regular) {
+    const long long total = std::accumulate(spec_.numbers.begin(), spec_.numbers.end(), 0LL) * degree[0];
     if (total % n_kept != 0) return {};
     const long long S = total / n_kept;
     if (S < lo || S > hi) return {};
@@ -192,24 +212,36 @@ std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
   return out;
 }
 
-int FigureProblem::low_sum(std::uint64_t f, int k) const {
+int FigureProblem::low_offsets(std::uint64_t f, int k) {
   int s = 0;
   for (int i = 0; i < k; ++i, f &= f - 1) {
     if (!f) return 1 << 30;
-    s += values_[static_cast<std::size_t>(std::countr_zero(f))];
+    s += std::countr_zero(f);
   }
   return s;
 }
 
-int FigureProblem::high_sum(std::uint64_t f, int k) const {
+int FigureProblem::high_offsets(std::uint64_t f, int k) {
   int s = 0;
   for (int i = 0; i < k; ++i) {
     if (!f) return -(1 << 30);
     const int top = 63 - std::countl_zero(f);
-    s += values_[static_cast<std::size_t>(top)];
+    s += top;
     f &= ~(1ull << top);
   }
   return s;
+}
+
+bool FigureProblem::has_pair(std::uint64_t f, std::uint64_t rf, int r) {
+  std::uint64_t m = f & masks::partner(rf, r);
+  if (r % 2 == 0 && r >= 0 && r / 2 < 64) m &= ~(1ull << (r / 2));
+  return m != 0;
+}
+
+FigureValues FigureProblem::values_of(const State& s) const {
+  Solution sol;
+  for (int p = 0; p < P_; ++p) sol[static_cast<std::size_t>(p)] = static_cast<std::uint16_t>(min_ + s.off[static_cast<std::size_t>(p)]);
+  return sol;
 }
 
 void FigureProblem::cut(int depth, SinkRef<State> sink) const {

@@ -164,6 +164,9 @@ void check_whole(const FigureSpec& f, const std::string& what) {
   if (f.numbers.size() > static_cast<std::size_t>(kFigureMaxNumbers))
     fail(what, std::to_string(f.numbers.size()) + " numbers are given; the engine takes at most " +
                    std::to_string(kFigureMaxNumbers));
+  if (f.numbers.back() - f.numbers.front() >= kFigureMaxSpan)
+    fail(what, "the numbers must lie within " + std::to_string(kFigureMaxSpan) + " consecutive integers, got " +
+                   format_star_numbers(f.numbers));
   if (f.sum && *f.sum < 1) fail(what, "the sum must be positive, got " + std::to_string(*f.sum));
   const int L = f.n_lines();
   if (f.equal_lines != 0 && (f.equal_lines > L || 2 * f.equal_lines <= L))

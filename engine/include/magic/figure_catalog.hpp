@@ -24,6 +24,7 @@ namespace magic {
 inline constexpr int kFigureMaxPoints = 64;   // one 64-bit mask of points
 inline constexpr int kFigureMaxLines = 64;
 inline constexpr int kFigureMaxNumbers = 64;  // one 64-bit mask of the numbers
+inline constexpr int kFigureMaxSpan = 64;     // max - min + 1: bit v - min of that mask
 
 // The names of the built-in figures: the fixed ones, then star-N-K for every
 // {N/K} star, N = 5..24, K = 2..(N-1)/2.

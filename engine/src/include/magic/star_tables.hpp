@@ -54,6 +54,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/star_geometry.hpp"
+#include "magic/value_masks.hpp"
 
 namespace magic {
 
@@ -83,26 +84,12 @@ StarSpec normalize_star(StarSpec spec);
 StarSpec star_spec_from_json(const nlohmann::json& spec);
 
 namespace star_detail {
-// Bit c of the result is set iff bit R - c of the mask m is set, where rm is
-// m bit-reversed (bit 63 - p for every p in m).
-inline std::uint64_t partner(std::uint64_t rm, int r) {
-  if (r < 0 || r > 126) return 0;
-  return r <= 63 ? rm >> (63 - r) : rm << (r - 63);
-}
-// m >> k for any k (negative: left), zero when everything shifts out.
-inline std::uint64_t shift_down(std::uint64_t m, int k) {
-  if (k >= 64 || k <= -64) return 0;
-  return k >= 0 ? m >> k : m << -k;
-}
-inline std::uint64_t above(int p) { return p < 0 ? ~0ull : p >= 63 ? 0 : ~0ull << (p + 1); }
-inline std::uint64_t below(int p) { return p <= 0 ? 0 : p >= 64 ? ~0ull : (1ull << p) - 1; }
-// above(p) in bit-reversed form.
-inline std::uint64_t reversed_above(int p) { return p >= 63 ? 0 : (1ull << (63 - p)) - 1; }
-inline std::uint64_t reversed(std::uint64_t m) {
-  std::uint64_t r = 0;
-  for (; m; m &= m - 1) r |= 1ull << (63 - std::countr_zero(m));
-  return r;
-}
+using masks::above;
+using masks::below;
+using masks::partner;
+using masks::reversed;
+using masks::reversed_above;
+using masks::shift_down;
 
 // The chain moves its masks by variable amounts, and without BMI2 a
 // variable 64-bit shift is three micro-operations on Intel cores (shlx and

@@ -1,0 +1,31 @@
+#pragma once
+// Sets of numbers as 64-bit masks, bit p for the number min + p, and the
+// bit-reversed copy (bit 63 - p) that finds pairs with a given sum in a
+// few instructions: the stars' and the figures' searches share them.
+#include <bit>
+#include <cstdint>
+
+namespace magic::masks {
+
+// Bit c of the result is set iff bit R - c of the mask m is set, where rm is
+// m bit-reversed (bit 63 - p for every p in m).
+inline std::uint64_t partner(std::uint64_t rm, int r) {
+  if (r < 0 || r > 126) return 0;
+  return r <= 63 ? rm >> (63 - r) : rm << (r - 63);
+}
+// m >> k for any k (negative: left), zero when everything shifts out.
+inline std::uint64_t shift_down(std::uint64_t m, int k) {
+  if (k >= 64 || k <= -64) return 0;
+  return k >= 0 ? m >> k : m << -k;
+}
+inline std::uint64_t above(int p) { return p < 0 ? ~0ull : p >= 63 ? 0 : ~0ull << (p + 1); }
+inline std::uint64_t below(int p) { return p <= 0 ? 0 : p >= 64 ? ~0ull : (1ull << p) - 1; }
+// above(p) in bit-reversed form.
+inline std::uint64_t reversed_above(int p) { return p >= 63 ? 0 : (1ull << (63 - p)) - 1; }
+inline std::uint64_t reversed(std::uint64_t m) {
+  std::uint64_t r = 0;
+  for (; m; m &= m - 1) r |= 1ull << (63 - std::countr_zero(m));
+  return r;
+}
+
+}  // namespace magic::masks
