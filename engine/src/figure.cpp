@@ -113,6 +113,7 @@ std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missin
   }
   auto kept = [&](int l) { return !(missing >> l & 1); };
   std::vector<bool> placed(static_cast<std::size_t>(P_));
+  std::vector<int> touched(static_cast<std::size_t>(L_), -1);  // the step that last placed a point of the line
   std::vector<std::pair<int, int>> order;
   while (static_cast<int>(order.size()) < P_) {
     int pick = -1, forced = -1;
@@ -122,23 +123,29 @@ std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missin
           if (!placed[static_cast<std::size_t>(p)]) pick = p, forced = l;
     if (pick < 0) {
       // The point on the kept line nearest to closing; then on the most
-      // such lines; then on the most lines.
-      std::tuple<int, int, int> best{-1, -1, -1};
+      // such lines; then on the line touched last (so the search follows
+      // a chain of lines, as the star's chain does); then on the most lines.
+      std::tuple<int, int, int, int> best{};
       for (int p = 0; p < P_; ++p) {
         if (placed[static_cast<std::size_t>(p)]) continue;
-        int least = 1 << 20, at_least = 0;
+        int least = 1 << 20, at_least = 0, latest = -1;
         for (int l : through[static_cast<std::size_t>(p)]) {
           if (!kept(l)) continue;
           const int o = open[static_cast<std::size_t>(l)];
           if (o < least) least = o, at_least = 0;
           at_least += o == least;
+          latest = std::max(latest, touched[static_cast<std::size_t>(l)]);
         }
-        const std::tuple<int, int, int> score{-least, at_least, static_cast<int>(through[static_cast<std::size_t>(p)].size())};
+        const std::tuple<int, int, int, int> score{-least, at_least, latest,
+                                                   static_cast<int>(through[static_cast<std::size_t>(p)].size())};
         if (pick < 0 || score > best) best = score, pick = p;
       }
     }
     placed[static_cast<std::size_t>(pick)] = true;
-    for (int l : through[static_cast<std::size_t>(pick)]) --open[static_cast<std::size_t>(l)];
+    for (int l : through[static_cast<std::size_t>(pick)]) {
+      --open[static_cast<std::size_t>(l)];
+      touched[static_cast<std::size_t>(l)] = static_cast<int>(order.size());
+    }
     order.emplace_back(pick, forced);
   }
   return order;
