@@ -2,6 +2,7 @@
 #include "magic/figure.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "magic/core/error.hpp"
@@ -67,8 +68,28 @@ FigureProblem::FigureProblem(FigureSpec spec)
                     " ways to choose the lines that miss the sum; ask for more equal lines");
   std::vector<std::pair<int, int>> less;
   if (spec_.symmetry_breaking) {
+    // The base is the all-lines plan's order, built with the pairs its own
+    // prefix makes: the orbit of each placed point under the stabilizer of
+    // those placed before it.
+    const Pending by_chain = [&](const std::vector<int>& prefix) {
+      std::vector<int> base = prefix;
+      for (int p = 0; p < P_; ++p)
+        if (std::find(prefix.begin(), prefix.end(), p) == prefix.end()) base.push_back(p);
+      const StabilizerChain c(P_, generators_, base);
+      std::uint64_t placed = 0, out = 0;
+      for (int q : prefix) placed |= 1ull << q;
+      // A level whose pairs none of the placed points checks yet.
+      for (std::size_t i = 0; i < prefix.size(); ++i) {
+        std::uint64_t rest = 0;
+        for (int q : c.levels()[i].orbit) rest |= 1ull << q;
+        rest &= ~(1ull << prefix[i]);
+        if (!(rest & placed)) out |= rest;
+      }
+      return out;
+    };
+    base_order_ = point_order(0, by_chain);
     std::vector<int> base;
-    for (const auto& [p, forced] : point_order(0)) base.push_back(p);
+    for (const auto& [p, forced] : base_order_) base.push_back(p);
     const StabilizerChain puget(P_, generators_, base);
     less = puget.less_than_pairs();
     b_ = base[0];
@@ -104,7 +125,9 @@ std::vector<PointPerm> FigureProblem::choose_group() {
 }
 
 // The static point order of one plan; a point forced by a kept line names it.
-std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missing) const {
+// pending(order so far): the points whose placing would check a
+// symmetry-breaking pair now (see the tie-breaks below).
+std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missing, const Pending& pending) const {
   std::vector<int> open(static_cast<std::size_t>(L_));
   std::vector<std::vector<int>> through(static_cast<std::size_t>(P_));
   for (int l = 0; l < L_; ++l) {
@@ -115,6 +138,7 @@ std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missin
   std::vector<bool> placed(static_cast<std::size_t>(P_));
   std::vector<int> touched(static_cast<std::size_t>(L_), -1);  // the step that last placed a point of the line
   std::vector<std::pair<int, int>> order;
+  std::vector<int> prefix;
   while (static_cast<int>(order.size()) < P_) {
     int pick = -1, forced = -1;
     for (int l = 0; l < L_ && pick < 0; ++l)
@@ -122,10 +146,13 @@ std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missin
         for (int p : spec_.lines[static_cast<std::size_t>(l)])
           if (!placed[static_cast<std::size_t>(p)]) pick = p, forced = l;
     if (pick < 0) {
-      // The point on the kept line nearest to closing; then on the most
-      // such lines; then on the line touched last (so the search follows
-      // a chain of lines, as the star's chain does); then on the most lines.
-      std::tuple<int, int, int, int> best{};
+      // The point on the kept line nearest to closing; then one that
+      // checks a symmetry-breaking pair at once; then on the most such lines
+      // (the star's chain places both neighbours of V0 early for the same
+      // reason); then on the line touched last (so the search follows a
+      // chain of lines, as the star's chain does); then on the most lines.
+      const std::uint64_t checks = pending ? pending(prefix) : 0;
+      std::tuple<int, int, int, int, int> best{};
       for (int p = 0; p < P_; ++p) {
         if (placed[static_cast<std::size_t>(p)]) continue;
         int least = 1 << 20, at_least = 0, latest = -1;
@@ -136,8 +163,8 @@ std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missin
           at_least += o == least;
           latest = std::max(latest, touched[static_cast<std::size_t>(l)]);
         }
-        const std::tuple<int, int, int, int> score{-least, at_least, latest,
-                                                   static_cast<int>(through[static_cast<std::size_t>(p)].size())};
+        const std::tuple<int, int, int, int, int> score{-least, static_cast<int>(checks >> p & 1), at_least, latest,
+                                                        static_cast<int>(through[static_cast<std::size_t>(p)].size())};
         if (pick < 0 || score > best) best = score, pick = p;
       }
     }
@@ -147,6 +174,7 @@ std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missin
       touched[static_cast<std::size_t>(l)] = static_cast<int>(order.size());
     }
     order.emplace_back(pick, forced);
+    prefix.push_back(pick);
   }
   return order;
 }
@@ -158,7 +186,19 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
   std::vector<int> open(static_cast<std::size_t>(L_));
   for (int l = 0; l < L_; ++l) open[static_cast<std::size_t>(l)] = static_cast<int>(spec_.lines[static_cast<std::size_t>(l)].size());
   std::uint64_t placed = 0;
-  for (const auto& [p, forced] : point_order(missing)) {
+  // Each plan's order meets the base's pairs early too.
+  const Pending by_pairs = [&](const std::vector<int>& prefix) {
+    std::uint64_t placed = 0, out = 0;
+    for (int q : prefix) placed |= 1ull << q;
+    // The pairs (b, j) of one base point b: pending while no j is placed.
+    std::vector<std::uint64_t> partners(static_cast<std::size_t>(P_));
+    for (const auto& [a, b] : less) partners[static_cast<std::size_t>(a)] |= 1ull << b;
+    for (int b = 0; b < P_; ++b)
+      if ((placed >> b & 1) && !(partners[static_cast<std::size_t>(b)] & placed)) out |= partners[static_cast<std::size_t>(b)];
+    return out;
+  };
+  const auto order = missing == 0 && !base_order_.empty() ? base_order_ : point_order(missing, by_pairs);
+  for (const auto& [p, forced] : order) {
     Step st{};
     st.point = static_cast<std::uint8_t>(p);
     st.forced_by = static_cast<std::int8_t>(forced);

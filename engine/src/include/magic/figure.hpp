@@ -41,6 +41,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -144,7 +145,8 @@ class FigureProblem {
   };
 
   std::vector<PointPerm> choose_group();  // sets group_source_ and incidence_order_
-  std::vector<std::pair<int, int>> point_order(std::uint64_t missing) const;
+  using Pending = std::function<std::uint64_t(const std::vector<int>&)>;
+  std::vector<std::pair<int, int>> point_order(std::uint64_t missing, const Pending& pending) const;
   Plan make_plan(std::uint64_t missing, const std::vector<std::pair<int, int>>& less) const;
   std::vector<int> sums_for(std::uint64_t missing) const;
   bool complements(int sum) const;
@@ -174,7 +176,8 @@ class FigureProblem {
   StabilizerChain chain_;           // base 0, 1, 2, ...: canonical forms
   bool symmetric_numbers_ = false;  // v -> min + max - v maps the numbers onto themselves
   int line_length_ = 0;             // every line's, or 0
-  int b_ = -1;                      // the Puget chain's first base point (the complement's b)
+  std::vector<std::pair<int, int>> base_order_;  // the all-lines plan's order: the Puget chain's base
+  int b_ = -1;                      // its first point (the complement's b)
   std::uint64_t orbit_b_ = 0;       // its orbit B, as a mask of points
   std::vector<Plan> plans_;
 };
