@@ -89,7 +89,7 @@ class FigureProblem {
  public:
   using State = FigureState;
   using Solution = FigureValues;
-  static constexpr const char* kSearch = "figure/2";  // core/problem.hpp: bump on a new task tree
+  static constexpr const char* kSearch = "figure/3";  // core/problem.hpp: bump on a new task tree
 
   explicit FigureProblem(FigureSpec spec);
 
