@@ -209,6 +209,12 @@ TEST(Figure, CountsEqualAHashSetOfCanonicalFormsOverEveryLabelling) {
       {{"name", "figure"}, {"builtin", "pentagram"}, {"equal_lines", 4}},
       {{"name", "figure"}, {"figure", no_sym}, {"equal_lines", 4}},
       {{"name", "figure"}, {"builtin", "square-3"}, {"equal_lines", 6}},
+      // docs/figures.md's worked example: a perimeter magic pentagon.
+      {{"name", "figure"},
+       {"figure",
+        {{"points", {"A", "B", "C", "D", "E", "ab", "bc", "cd", "de", "ea"}},
+         {"lines", {{"A", "ab", "B"}, {"B", "bc", "C"}, {"C", "cd", "D"}, {"D", "de", "E"}, {"E", "ea", "A"}}},
+         {"numbers", "1..10"}}}},
       // Lines of three lengths, a subset of the numbers, every sum.
       {{"name", "figure"},
        {"figure",
