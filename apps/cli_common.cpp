@@ -319,6 +319,18 @@ void print_grid(std::ostream& os, const nlohmann::json& rows) {
   os << "\n";
 }
 
+void print_points_and_sums(std::ostream& os, const nlohmann::json& s) {
+  os << "[";
+  bool first = true;
+  for (const auto& v : s.at("points")) {
+    os << (first ? "" : " ") << (v.get<int>() < 10 ? " " : "") << v.get<int>();
+    first = false;
+  }
+  os << "]  sum " << s.at("sum").get<int>() << "  lines";
+  for (const auto& v : s.at("line_sums")) os << " " << v.get<int>();
+  os << "\n";
+}
+
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name) {
   os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth

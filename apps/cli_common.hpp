@@ -116,6 +116,9 @@ void print_summary(std::ostream& os, const nlohmann::json& problem, const magic:
                    const std::string& by_key_name);
 std::string problem_line(const nlohmann::json& problem);
 void print_grid(std::ostream& os, const nlohmann::json& rows);  // a square's rows, then a blank line
+// A star's or a figure's solution on one line: the numbers by point, the
+// common sum, then every line's sum.
+void print_points_and_sums(std::ostream& os, const nlohmann::json& solution);
 bool stderr_is_terminal();
 // UsageError if writing `output` (given with `flag`) would replace the input
 // file `input` (the same path, a link to it, or a hard link).

@@ -22,20 +22,6 @@ struct FigureArgs {
   Common common;
 };
 
-// One line per solution: the values in the order of the figure's points,
-// then the line sums.
-void print_figure(std::ostream& os, const nlohmann::json& s) {
-  os << "[";
-  bool first = true;
-  for (const auto& v : s.at("points")) {
-    os << (first ? "" : " ") << (v.get<int>() < 10 ? " " : "") << v.get<int>();
-    first = false;
-  }
-  os << "]  sum " << s.at("sum").get<int>() << "  lines";
-  for (const auto& v : s.at("line_sums")) os << " " << v.get<int>();
-  os << "\n";
-}
-
 int list_builtins() {
   for (const std::string& name : magic::figure_builtin_names())
     std::cout << name << "  " << magic::builtin_figure_summary(name) << "\n";
@@ -105,7 +91,7 @@ void add_figure(CLI::App& app, Action& action) {
         return kOk;
       }
       Printer pr;
-      pr.human_solution = print_figure;
+      pr.human_solution = print_points_and_sums;
       return execute(spec, args->common, pr);
     };
   });

@@ -17,19 +17,6 @@ struct StarArgs {
   Common common;
 };
 
-// One line per solution: the values by point label, then the line sums.
-void print_star(std::ostream& os, const nlohmann::json& s) {
-  os << "[";
-  bool first = true;
-  for (const auto& v : s.at("points")) {
-    os << (first ? "" : " ") << (v.get<int>() < 10 ? " " : "") << v.get<int>();
-    first = false;
-  }
-  os << "]  sum " << s.at("sum").get<int>() << "  lines";
-  for (const auto& v : s.at("line_sums")) os << " " << v.get<int>();
-  os << "\n";
-}
-
 void add_star(CLI::App& app, Action& action) {
   auto args = std::make_shared<StarArgs>();
   CLI::App* sub = app.add_subcommand(
@@ -69,7 +56,7 @@ void add_star(CLI::App& app, Action& action) {
       if (has_k) spec["equal_lines"] = args->equal_lines;
       if (has_sum) spec["sum"] = args->sum;
       Printer pr;
-      pr.human_solution = print_star;
+      pr.human_solution = print_points_and_sums;
       return execute(spec, args->common, pr);
     };
   });

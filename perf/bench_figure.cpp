@@ -13,17 +13,6 @@
 
 namespace {
 
-// Every task solved serially in one of the library's task contexts, with
-// no scheduler, merger or journal around it.
-template <class P>
-std::uint64_t kernel(const P& p) {
-  std::vector<typename P::State> tasks;
-  p.expand(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
-  const magic::Stop no_stop;
-  magic::TaskContext<P> ctx(p, {p.emits()}, no_stop);
-  for (const auto& t : tasks) p.solve(t, ctx);
-  return ctx.record.unique;
-}
 
 nlohmann::json figure(const std::string& builtin) { return {{"name", "figure"}, {"builtin", builtin}}; }
 
@@ -33,14 +22,14 @@ void BM_Chain(benchmark::State& state) {
   const magic::StarProblem<N> p(magic::star_spec_from_json(spec));
   const std::uint64_t want = perf::known_unique(spec);
   for (auto _ : state)
-    if (kernel(p) != want) state.SkipWithError("wrong count");
+    if (perf::kernel(p) != want) state.SkipWithError("wrong count");
 }
 
 void figure_bench(benchmark::State& state, const std::string& builtin) {
   const magic::FigureProblem p(magic::figure_spec_from_json(figure(builtin)));
   const std::uint64_t want = perf::known_unique(figure(builtin));
   for (auto _ : state)
-    if (kernel(p) != want) state.SkipWithError("wrong count");
+    if (perf::kernel(p) != want) state.SkipWithError("wrong count");
 }
 
 void BM_FigureStar9(benchmark::State& st) { figure_bench(st, "star-9-2"); }

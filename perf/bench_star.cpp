@@ -27,19 +27,6 @@ nlohmann::json with_solver(nlohmann::json spec, const char* solver) {
 }
 nlohmann::json star(int n) { return {{"name", "star"}, {"n", n}}; }
 
-// Every task solved serially in one of the library's task contexts (its
-// compiled walk, not a copy built here for another context type), with no
-// scheduler, merger or journal around it.
-template <int N>
-std::uint64_t kernel(const magic::StarProblem<N>& p) {
-  using P = magic::StarProblem<N>;
-  std::vector<typename P::State> tasks;
-  p.expand(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
-  const magic::Stop no_stop;
-  magic::TaskContext<P> ctx(p, {p.emits()}, no_stop);
-  for (const auto& t : tasks) p.solve(t, ctx);
-  return ctx.record.unique;
-}
 
 void BM_Seed002(benchmark::State& state) {
   seed002::Search s;
@@ -75,7 +62,7 @@ void kernel_bench(benchmark::State& state, const nlohmann::json& spec, const nlo
   const magic::StarProblem<N> p(magic::star_spec_from_json(spec));
   const std::uint64_t want = perf::known_unique(row);
   for (auto _ : state)
-    if (kernel(p) != want) state.SkipWithError("wrong count");
+    if (perf::kernel(p) != want) state.SkipWithError("wrong count");
 }
 
 template <int N>

@@ -5,10 +5,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "magic/core/stop.hpp"
+#include "magic/core/task.hpp"
 #include "magic/reproduce.hpp"
+#include "magic/runner.hpp"
 
 namespace perf {
 
@@ -27,6 +31,19 @@ inline std::uint64_t known_unique(const nlohmann::json& spec) {
 }
 inline std::uint64_t known_total(const nlohmann::json& spec) {
   return known_counts(spec).at("total").get<std::uint64_t>();
+}
+
+// Every task of the default split solved serially in one of the library's
+// task contexts (its compiled walk), with no scheduler, merger or journal
+// around it: a problem's kernel.  The count of unique solutions.
+template <class P>
+std::uint64_t kernel(const P& p) {
+  std::vector<typename P::State> tasks;
+  p.expand(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
+  const magic::Stop no_stop;
+  magic::TaskContext<P> ctx(p, {p.emits()}, no_stop);
+  for (const auto& t : tasks) p.solve(t, ctx);
+  return ctx.record.unique;
 }
 
 }  // namespace perf

@@ -28,7 +28,6 @@ std::vector<PointPerm> to_perms(const std::vector<std::vector<int>>& gens) {
 // Every set of at most `most` of the L lines, smallest first, as masks.
 std::vector<std::uint64_t> missing_sets(int L, int most) {
   std::vector<std::uint64_t> out;
-  std::vector<int> pick;
   auto add = [&](auto& self, int from, int left, std::uint64_t m) -> void {
     if (out.size() > kMaxPlans) return;
     if (left == 0) {
@@ -147,10 +146,10 @@ std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missin
           if (!placed[static_cast<std::size_t>(p)]) pick = p, forced = l;
     if (pick < 0) {
       // The point on the kept line nearest to closing; then one that
-      // checks a symmetry-breaking pair at once; then on the most such lines
-      // (the star's chain places both neighbours of V0 early for the same
-      // reason); then on the line touched last (so the search follows a
-      // chain of lines, as the star's chain does); then on the most lines.
+      // checks a symmetry-breaking pair at once (the star's chain places
+      // both neighbours of V0 early for that); then on the most such
+      // lines; then on the line touched last (so the search follows a
+      // chain of lines, as the chain does); then on the most lines.
       const std::uint64_t checks = pending ? pending(prefix) : 0;
       std::tuple<int, int, int, int, int> best{};
       for (int p = 0; p < P_; ++p) {
@@ -188,13 +187,13 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
   std::uint64_t placed = 0;
   // Each plan's order meets the base's pairs early too.
   const Pending by_pairs = [&](const std::vector<int>& prefix) {
-    std::uint64_t placed = 0, out = 0;
-    for (int q : prefix) placed |= 1ull << q;
+    std::uint64_t done = 0, out = 0;
+    for (int q : prefix) done |= 1ull << q;
     // The pairs (b, j) of one base point b: pending while no j is placed.
     std::vector<std::uint64_t> partners(static_cast<std::size_t>(P_));
     for (const auto& [a, b] : less) partners[static_cast<std::size_t>(a)] |= 1ull << b;
     for (int b = 0; b < P_; ++b)
-      if ((placed >> b & 1) && !(partners[static_cast<std::size_t>(b)] & placed)) out |= partners[static_cast<std::size_t>(b)];
+      if ((done >> b & 1) && !(partners[static_cast<std::size_t>(b)] & done)) out |= partners[static_cast<std::size_t>(b)];
     return out;
   };
   const auto order = missing == 0 && !base_order_.empty() ? base_order_ : point_order(missing, by_pairs);
@@ -234,8 +233,8 @@ std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
     ++n_kept;
     const auto& line = spec_.lines[static_cast<std::size_t>(l)];
     const int k = static_cast<int>(line.size());
-    lo = std::max(lo, low_offsets(all_numbers_, k) + k * min_);
-    hi = std::min(hi, high_offsets(all_numbers_, k) + k * min_);
+    lo = std::max(lo, masks::low_sum(all_numbers_, k) + k * min_);
+    hi = std::min(hi, masks::high_sum(all_numbers_, k) + k * min_);
     for (int p : line) ++degree[static_cast<std::size_t>(p)];
   }
   if (spec_.sum) {
@@ -257,26 +256,6 @@ std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
   std::vector<int> out(static_cast<std::size_t>(hi - lo + 1));
   std::iota(out.begin(), out.end(), lo);
   return out;
-}
-
-int FigureProblem::low_offsets(std::uint64_t f, int k) {
-  int s = 0;
-  for (int i = 0; i < k; ++i, f &= f - 1) {
-    if (!f) return 1 << 30;
-    s += std::countr_zero(f);
-  }
-  return s;
-}
-
-int FigureProblem::high_offsets(std::uint64_t f, int k) {
-  int s = 0;
-  for (int i = 0; i < k; ++i) {
-    if (!f) return -(1 << 30);
-    const int top = 63 - std::countl_zero(f);
-    s += top;
-    f &= ~(1ull << top);
-  }
-  return s;
 }
 
 bool FigureProblem::has_pair(std::uint64_t f, std::uint64_t rf, int r) {

@@ -150,9 +150,6 @@ class FigureProblem {
   Plan make_plan(std::uint64_t missing, const std::vector<std::pair<int, int>>& less) const;
   std::vector<int> sums_for(std::uint64_t missing) const;
   bool complements(int sum) const;
-  // Sums of the k smallest / largest offsets in f (out of reach if f has fewer).
-  static int low_offsets(std::uint64_t f, int k);
-  static int high_offsets(std::uint64_t f, int k);
   // a != b in f with a + b = r; rf is f bit-reversed.
   static bool has_pair(std::uint64_t f, std::uint64_t rf, int r);
 
@@ -225,7 +222,7 @@ inline bool FigureProblem::fits(const State& s, const Step& st, const Plan& plan
         break;
       default: {
         const int rest = need - ref.left * min_;
-        if (rest < low_offsets(free, ref.left) || rest > high_offsets(free, ref.left)) return false;
+        if (rest < masks::low_sum(free, ref.left) || rest > masks::high_sum(free, ref.left)) return false;
       }
     }
   }

@@ -63,26 +63,6 @@ class StarPartialSums : StarPoints<N> {
     }
   }
 
-  // Smallest / largest sum of k distinct positions from f (k <= 3).
-  static int low_sum(std::uint64_t f, int k) {
-    int s = 0;
-    for (int i = 0; i < k; ++i, f &= f - 1) {
-      if (!f) return 1 << 20;
-      s += std::countr_zero(f);
-    }
-    return s;
-  }
-  static int high_sum(std::uint64_t f, int k) {
-    int s = 0;
-    for (int i = 0; i < k; ++i) {
-      if (!f) return -(1 << 20);
-      const int top = 63 - std::countl_zero(f);
-      s += top;
-      f &= ~(1ull << top);
-    }
-    return s;
-  }
-
  public:
   // The walk from any of its states (step 0: the root).
   template <class Mode>
@@ -129,7 +109,7 @@ class StarPartialSums : StarPoints<N> {
         if (t.psums.lost >> l & 1) continue;
         const int need = s.sum - t.part[l];
         const int left = st.left[j];
-        const bool lost = left == 0 ? need != 0 : need < low_sum(rest_free, left) || need > high_sum(rest_free, left);
+        const bool lost = left == 0 ? need != 0 : need < masks::low_sum(rest_free, left) || need > masks::high_sum(rest_free, left);
         if (lost) {
           t.psums.lost |= 1u << l;
           ++t.psums.n_lost;
@@ -189,7 +169,7 @@ class StarPartialSums : StarPoints<N> {
             const int l = st.line[j], left = st.left[j];
             if (left == 0 || (u.psums.lost >> l & 1)) continue;
             const int need = S - u.part[l];
-            if (need < low_sum(u.free, left) || need > high_sum(u.free, left)) {
+            if (need < masks::low_sum(u.free, left) || need > masks::high_sum(u.free, left)) {
               u.psums.lost |= 1u << l;
               ++u.psums.n_lost;
             }

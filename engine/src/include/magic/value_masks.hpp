@@ -27,5 +27,25 @@ inline std::uint64_t reversed(std::uint64_t m) {
   for (; m; m &= m - 1) r |= 1ull << (63 - std::countr_zero(m));
   return r;
 }
+// The sum of the k lowest / highest set-bit positions of f; out of reach
+// (1 << 30, or its negative) when f has fewer than k bits.
+inline int low_sum(std::uint64_t f, int k) {
+  int s = 0;
+  for (int i = 0; i < k; ++i, f &= f - 1) {
+    if (!f) return 1 << 30;
+    s += std::countr_zero(f);
+  }
+  return s;
+}
+inline int high_sum(std::uint64_t f, int k) {
+  int s = 0;
+  for (int i = 0; i < k; ++i) {
+    if (!f) return -(1 << 30);
+    const int top = 63 - std::countl_zero(f);
+    s += top;
+    f &= ~(1ull << top);
+  }
+  return s;
+}
 
 }  // namespace magic::masks
