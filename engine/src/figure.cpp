@@ -312,6 +312,4 @@ nlohmann::json FigureProblem::describe() const {
   return j;
 }
 
-nlohmann::json FigureProblem::result_extra() const { return nlohmann::json::object(); }
-
 }  // namespace magic

@@ -57,8 +57,8 @@
 namespace magic {
 
 inline constexpr const char* kFigureLevels =
-    "a level is one choice: the set of lines that miss the common sum and the sum, then one point (the points it "
-    "forces follow as levels of one choice)";
+    "a level is one choice: the set of lines that miss the common sum and the sum, then one point a level (a "
+    "point a kept line forces is a level of one branch)";
 
 // The values by point (zero past the figure's points); the digest hashes
 // only the figure's points (hashed_bytes), so a figure with the star
@@ -117,11 +117,8 @@ class FigureProblem {
   std::int64_t key(const Solution& s) const;  // the sum K lines share
   std::vector<int> line_sums(const Solution& s) const;
   nlohmann::json to_json(const Solution& s) const;
-  nlohmann::json result_extra() const;
 
-  const FigureSpec& spec() const { return spec_; }
   std::uint64_t group_order() const { return chain_.order(); }
-  std::size_t plans() const { return plans_.size(); }
 
  private:
   struct LineRef {
