@@ -186,12 +186,12 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
   for (int l = 0; l < L_; ++l) open[static_cast<std::size_t>(l)] = static_cast<int>(spec_.lines[static_cast<std::size_t>(l)].size());
   std::uint64_t placed = 0;
   // Each plan's order meets the base's pairs early too.
+  // The pairs (b, j) of one base point b: pending while no j is placed.
+  std::vector<std::uint64_t> partners(static_cast<std::size_t>(P_));
+  for (const auto& [a, b] : less) partners[static_cast<std::size_t>(a)] |= 1ull << b;
   const Pending by_pairs = [&](const std::vector<int>& prefix) {
     std::uint64_t done = 0, out = 0;
     for (int q : prefix) done |= 1ull << q;
-    // The pairs (b, j) of one base point b: pending while no j is placed.
-    std::vector<std::uint64_t> partners(static_cast<std::size_t>(P_));
-    for (const auto& [a, b] : less) partners[static_cast<std::size_t>(a)] |= 1ull << b;
     for (int b = 0; b < P_; ++b)
       if ((done >> b & 1) && !(partners[static_cast<std::size_t>(b)] & done)) out |= partners[static_cast<std::size_t>(b)];
     return out;

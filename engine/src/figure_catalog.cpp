@@ -275,9 +275,8 @@ json builtin_figure(const std::string& name) {
 
 std::string builtin_figure_summary(const std::string& name) {
   const json f = builtin_figure(name);
-  std::string s = f.at("points").size() == 0 ? "" : std::to_string(f.at("points").size()) + " points, " +
-                                                      std::to_string(f.at("lines").size()) + " lines, numbers " +
-                                                      f.at("numbers").get<std::string>();
+  std::string s = std::to_string(f.at("points").size()) + " points, " + std::to_string(f.at("lines").size()) +
+                  " lines, numbers " + f.at("numbers").get<std::string>();
   if (f.contains("sum")) s += ", sum " + std::to_string(f.at("sum").get<int>());
   if (f.contains("description")) s += ": " + f.at("description").get<std::string>();
   return s;
