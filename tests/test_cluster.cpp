@@ -42,7 +42,7 @@ std::vector<Spec> specs() {
       {"star9", {{"name", "star"}, {"n", 9}}},
       {"pentagram_k4", {{"name", "star"}, {"n", 5}, {"numbers", "1..10"}, {"equal_lines", 4}}},
       {"circle12", {{"name", "circle"}, {"n", 12}}},
-      {"figure_cube3", {{"name", "figure"}, {"builtin", "cube-3"}}},
+      {"figure_star9_3", {{"name", "figure"}, {"builtin", "star-9-3"}}},
       {"complete4_count", {{"name", "complete"}, {"grid", "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"}, {"mode", "count"}}},
   };
 }

@@ -9,11 +9,13 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 
 #include "magic/core/error.hpp"
 #include "magic/figure.hpp"
+#include "magic/figure_algebra.hpp"
 #include "magic/figure_catalog.hpp"
 #include "magic/figure_group.hpp"
 #include "magic/spec.hpp"
@@ -145,6 +147,77 @@ TEST(FigureGroup, PugetPairsLeaveOneLabellingPerOrbit) {
       EXPECT_EQ(kept, fact / all.size()) << name;
       EXPECT_EQ(orbits.size(), kept) << name << ": two kept labellings in one orbit";
     }
+  }
+}
+
+// ---- determined points (figure_algebra.hpp) ---------------------------------
+
+std::uint64_t all_below(int n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
+// The value a determination's formula gives for labelling v with sum S,
+// with every point outside `open` placed; nullopt when d does not divide.
+std::optional<std::int64_t> formula_value(const magic::Determination& d, const magic::FigureSpec& f,
+                                          const std::vector<int>& v, int S, std::uint64_t open) {
+  std::int64_t num = 0;
+  for (const auto& [l, lambda] : d.lambda) {
+    std::int64_t part = 0;
+    for (int p : f.lines[static_cast<std::size_t>(l)])
+      if (!(open >> p & 1)) part += v[static_cast<std::size_t>(p)];
+    num += lambda * (S - part);
+  }
+  if (num % d.d != 0) return std::nullopt;
+  return num / d.d;
+}
+
+TEST(FigureAlgebra, TheCentreOfTheThreeByThreeSquareIsAThirdOfTheSum) {
+  const magic::FigureSpec f = builtin("square-3");
+  const auto det = magic::determined_points(f.lines, all_below(f.n_lines()), all_below(9), true);
+  ASSERT_EQ(det.points.size(), 1u);
+  EXPECT_EQ(det.points[0].point, 4);
+  EXPECT_EQ(det.points[0].d, 3);
+  const std::vector<int> lo_shu = {2, 7, 6, 9, 5, 1, 4, 3, 8};
+  EXPECT_EQ(formula_value(det.points[0], f, lo_shu, 15, all_below(9)), 5);
+  EXPECT_TRUE(det.complete);
+  EXPECT_FALSE(det.independent) << "rows and columns both sum to the whole square";
+  // One line at a time sees nothing before a line is down to one point.
+  EXPECT_TRUE(magic::determined_points(f.lines, all_below(f.n_lines()), all_below(9), false).points.empty());
+}
+
+// Every formula gives the labelled value on real solutions, for random sets
+// of open points; single lines find a subset of what the algebra finds.
+TEST(FigureAlgebra, FormulasHoldOnSolutionsOfEveryFigure) {
+  std::mt19937 rng(44);
+  for (const std::string name : {"square-3", "square-4", "triangle-4", "hexagon-3", "cube-3", "star-7-2", "star-8-3",
+                                 "star-10-3"}) {
+    const magic::FigureSpec f = builtin(name);
+    std::vector<nlohmann::json> sols;
+    magic::RunOptions ro{.threads = 1};
+    ro.solutions = 3;
+    ro.on_solution = [&](const nlohmann::json& j) { sols.push_back(j); };
+    magic::run_spec({{"name", "figure"}, {"builtin", name}}, ro);
+    ASSERT_FALSE(sols.empty()) << name;
+    std::size_t found = 0;
+    for (const auto& sol : sols) {
+      const std::vector<int> v = sol.at("points").get<std::vector<int>>();
+      const int S = sol.at("sum").get<int>();
+      for (int trial = 0; trial < 40; ++trial) {
+        std::uint64_t open = 0;
+        for (int p = 0; p < f.n_points(); ++p)
+          if (rng() % 3 != 0) open |= 1ull << p;
+        const auto det = magic::determined_points(f.lines, all_below(f.n_lines()), open, true);
+        std::uint64_t seen = 0;
+        for (const auto& d : det.points) {
+          EXPECT_TRUE(open >> d.point & 1) << name;
+          EXPECT_FALSE(seen >> d.point & 1) << name << ": point " << d.point << " twice";
+          seen |= 1ull << d.point;
+          EXPECT_EQ(formula_value(d, f, v, S, open), v[static_cast<std::size_t>(d.point)]) << name << " point " << d.point;
+        }
+        found += det.points.size();
+        for (const auto& d : magic::determined_points(f.lines, all_below(f.n_lines()), open, false).points)
+          EXPECT_TRUE(seen >> d.point & 1) << name << ": a single line found point " << d.point << ", the algebra not";
+      }
+    }
+    EXPECT_GT(found, 0u) << name << ": nothing was determined, so nothing was tested";
   }
 }
 

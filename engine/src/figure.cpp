@@ -40,7 +40,20 @@ std::vector<std::uint64_t> missing_sets(int L, int most) {
   return out;
 }
 
+std::uint64_t lines_mask(int L) { return L >= 64 ? ~0ull : (1ull << L) - 1; }
+std::uint64_t points_mask(int P) { return P >= 64 ? ~0ull : (1ull << P) - 1; }
+
 }  // namespace
+
+// Every point of an order, in the order placed: the Puget chain's base.
+std::vector<int> FigureProblem::flatten(const std::vector<OrderStep>& order) {
+  std::vector<int> out;
+  for (const OrderStep& st : order) {
+    if (st.free >= 0) out.push_back(st.free);
+    for (const Determination& d : st.determined.points) out.push_back(d.point);
+  }
+  return out;
+}
 
 FigureProblem::FigureProblem(FigureSpec spec)
     : spec_(std::move(spec)),
@@ -65,6 +78,11 @@ FigureProblem::FigureProblem(FigureSpec spec)
     throw SpecError("figure: with " + std::to_string(spec_.k()) + " of " + std::to_string(L_) +
                     " lines equal there are more than " + std::to_string(kMaxPlans) +
                     " ways to choose the lines that miss the sum; ask for more equal lines");
+  // The elimination costs about L^2 (P + L) a point per plan; past a
+  // budget the plans force points by single lines only (figure_algebra.hpp).
+  const double algebra_cost = static_cast<double>(sets.size()) * P_ * L_ * L_ * (P_ + L_);
+  algebra_ = algebra_cost <= 2e9;
+  look_ahead_ = algebra_cost * P_ <= 2e9;
   std::vector<std::pair<int, int>> less;
   if (spec_.symmetry_breaking) {
     // The base is the all-lines plan's order, built with the pairs its own
@@ -87,11 +105,9 @@ FigureProblem::FigureProblem(FigureSpec spec)
       return out;
     };
     base_order_ = point_order(0, by_chain);
-    std::vector<int> base;
-    for (const auto& [p, forced] : base_order_) base.push_back(p);
-    const StabilizerChain puget(P_, generators_, base);
+    const StabilizerChain puget(P_, generators_, flatten(base_order_));
     less = puget.less_than_pairs();
-    b_ = base[0];
+    b_ = puget.levels()[0].base;
     for (int p : puget.levels()[0].orbit) orbit_b_ |= 1ull << p;
   }
   for (std::uint64_t m : sets) plans_.push_back(make_plan(m, less));
@@ -123,57 +139,68 @@ std::vector<PointPerm> FigureProblem::choose_group() {
   return incidence;
 }
 
-// The static point order of one plan; a point forced by a kept line names it.
-// pending(order so far): the points whose placing would check a
-// symmetry-breaking pair now (see the tie-breaks below).
-std::vector<std::pair<int, int>> FigureProblem::point_order(std::uint64_t missing, const Pending& pending) const {
+// The static order of one plan: the points the sum alone determines, then
+// one free point a step and the points it determines.  pending(points so
+// far): those whose placing would check a symmetry-breaking pair now (see
+// the tie-breaks below).
+std::vector<FigureProblem::OrderStep> FigureProblem::point_order(std::uint64_t missing, const Pending& pending) const {
   std::vector<int> open(static_cast<std::size_t>(L_));
   std::vector<std::vector<int>> through(static_cast<std::size_t>(P_));
   for (int l = 0; l < L_; ++l) {
     open[static_cast<std::size_t>(l)] = static_cast<int>(spec_.lines[static_cast<std::size_t>(l)].size());
     for (int p : spec_.lines[static_cast<std::size_t>(l)]) through[static_cast<std::size_t>(p)].push_back(l);
   }
-  auto kept = [&](int l) { return !(missing >> l & 1); };
-  std::vector<bool> placed(static_cast<std::size_t>(P_));
-  std::vector<int> touched(static_cast<std::size_t>(L_), -1);  // the step that last placed a point of the line
-  std::vector<std::pair<int, int>> order;
+  const std::uint64_t kept = lines_mask(L_) & ~missing;
+  std::uint64_t placed = 0;
+  std::vector<int> touched(static_cast<std::size_t>(L_), -1);  // when a point of the line was placed last
   std::vector<int> prefix;
-  while (static_cast<int>(order.size()) < P_) {
-    int pick = -1, forced = -1;
-    for (int l = 0; l < L_ && pick < 0; ++l)
-      if (kept(l) && open[static_cast<std::size_t>(l)] == 1)
-        for (int p : spec_.lines[static_cast<std::size_t>(l)])
-          if (!placed[static_cast<std::size_t>(p)]) pick = p, forced = l;
-    if (pick < 0) {
-      // The point on the kept line nearest to closing; then one that
-      // checks a symmetry-breaking pair at once (the star's chain places
-      // both neighbours of V0 early for that); then on the most such
-      // lines; then on the line touched last (so the search follows a
-      // chain of lines, as the chain does); then on the most lines.
-      const std::uint64_t checks = pending ? pending(prefix) : 0;
-      std::tuple<int, int, int, int, int> best{};
-      for (int p = 0; p < P_; ++p) {
-        if (placed[static_cast<std::size_t>(p)]) continue;
-        int least = 1 << 20, at_least = 0, latest = -1;
-        for (int l : through[static_cast<std::size_t>(p)]) {
-          if (!kept(l)) continue;
-          const int o = open[static_cast<std::size_t>(l)];
-          if (o < least) least = o, at_least = 0;
-          at_least += o == least;
-          latest = std::max(latest, touched[static_cast<std::size_t>(l)]);
-        }
-        const std::tuple<int, int, int, int, int> score{-least, static_cast<int>(checks >> p & 1), at_least, latest,
-                                                        static_cast<int>(through[static_cast<std::size_t>(p)].size())};
-        if (pick < 0 || score > best) best = score, pick = p;
-      }
-    }
-    placed[static_cast<std::size_t>(pick)] = true;
-    for (int l : through[static_cast<std::size_t>(pick)]) {
+  auto put = [&](int p) {
+    placed |= 1ull << p;
+    for (int l : through[static_cast<std::size_t>(p)]) {
       --open[static_cast<std::size_t>(l)];
-      touched[static_cast<std::size_t>(l)] = static_cast<int>(order.size());
+      touched[static_cast<std::size_t>(l)] = static_cast<int>(prefix.size());
     }
-    order.emplace_back(pick, forced);
-    prefix.push_back(pick);
+    prefix.push_back(p);
+  };
+  auto determine = [&](OrderStep& st) {
+    st.determined = determined_points(spec_.lines, kept, points_mask(P_) & ~placed, algebra_);
+    for (const Determination& d : st.determined.points) put(d.point);
+  };
+  std::vector<OrderStep> order(1);
+  determine(order[0]);
+  while (static_cast<int>(prefix.size()) < P_) {
+    // The point that determines the most others (when the figure is small
+    // enough to try each: look_ahead_); then the point on the kept line
+    // nearest to closing; then one that checks a symmetry-breaking pair at
+    // once (the star's chain places both neighbours of V0 early for that);
+    // then on the most such lines; then on the line touched last (so the
+    // search follows a chain of lines, as the chain does); then on the
+    // most lines.
+    const std::uint64_t checks = pending ? pending(prefix) : 0;
+    std::tuple<int, int, int, int, int, int> best{};
+    int pick = -1;
+    for (int p = 0; p < P_; ++p) {
+      if (placed >> p & 1) continue;
+      int least = 1 << 20, at_least = 0, latest = -1;
+      for (int l : through[static_cast<std::size_t>(p)]) {
+        if (!(kept >> l & 1)) continue;
+        const int o = open[static_cast<std::size_t>(l)];
+        if (o < least) least = o, at_least = 0;
+        at_least += o == least;
+        latest = std::max(latest, touched[static_cast<std::size_t>(l)]);
+      }
+      const int gain =
+          look_ahead_ ? static_cast<int>(
+                            determined_points(spec_.lines, kept, points_mask(P_) & ~placed & ~(1ull << p), true).points.size())
+                      : 0;
+      const std::tuple<int, int, int, int, int, int> score{gain, -least, static_cast<int>(checks >> p & 1), at_least, latest,
+                                                      static_cast<int>(through[static_cast<std::size_t>(p)].size())};
+      if (pick < 0 || score > best) best = score, pick = p;
+    }
+    OrderStep st{pick, {}};
+    put(pick);
+    determine(st);
+    order.push_back(std::move(st));
   }
   return order;
 }
@@ -182,9 +209,6 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
   Plan plan;
   plan.missing = missing;
   plan.sums = sums_for(missing);
-  std::vector<int> open(static_cast<std::size_t>(L_));
-  for (int l = 0; l < L_; ++l) open[static_cast<std::size_t>(l)] = static_cast<int>(spec_.lines[static_cast<std::size_t>(l)].size());
-  std::uint64_t placed = 0;
   // Each plan's order meets the base's pairs early too.
   // The pairs (b, j) of one base point b: pending while no j is placed.
   std::vector<std::uint64_t> partners(static_cast<std::size_t>(P_));
@@ -197,29 +221,128 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
     return out;
   };
   const auto order = missing == 0 && !base_order_.empty() ? base_order_ : point_order(missing, by_pairs);
-  for (const auto& [p, forced] : order) {
-    Step st{};
-    st.point = static_cast<std::uint8_t>(p);
-    st.forced_by = static_cast<std::int8_t>(forced);
-    for (const auto& [a, b] : less) {
-      if (b == p && (placed >> a & 1)) st.above |= 1ull << a;
-      if (a == p && (placed >> b & 1)) st.below |= 1ull << b;
-    }
-    // The complement's pairs: b with each other point of its orbit.
-    if (p == b_) st.capped = orbit_b_ & placed;
-    else if ((orbit_b_ >> p & 1) && (placed >> b_ & 1)) st.capped = 1ull << b_;
-    st.ref0 = static_cast<std::uint16_t>(plan.refs.size());
-    for (int l = 0; l < L_; ++l) {
-      const auto& line = spec_.lines[static_cast<std::size_t>(l)];
-      if (std::find(line.begin(), line.end(), p) == line.end()) continue;
-      const int left = --open[static_cast<std::size_t>(l)];
-      plan.refs.push_back(LineRef{static_cast<std::uint8_t>(l), static_cast<std::uint8_t>(left), !(missing >> l & 1)});
-    }
-    st.nref = static_cast<std::uint16_t>(plan.refs.size() - st.ref0);
-    plan.steps.push_back(st);
-    placed |= 1ull << p;
+  // With the kept lines independent and every determined point found, each
+  // placement keeps the placed numbers extendable to a (rational) solution
+  // of the kept lines: a free point is not constant on the solutions, a
+  // determined one takes the value they all share.  So a kept line that
+  // closes is at the sum already, and goes unchecked.
+  bool implied = order[0].determined.independent;
+  for (const OrderStep& os : order) implied = implied && os.determined.complete;
+  std::vector<int> open(static_cast<std::size_t>(L_));
+  for (int l = 0; l < L_; ++l) open[static_cast<std::size_t>(l)] = static_cast<int>(spec_.lines[static_cast<std::size_t>(l)].size());
+  std::uint64_t placed = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const OrderStep& os = order[i];
+    Step st;
+    st.first = static_cast<std::uint16_t>(plan.places.size());
+    st.free = os.free >= 0;
+    if (st.free) add_place(plan, os.free, os.free, nullptr, implied, open, placed, less);
+    for (const Determination& d : os.determined.points) add_place(plan, os.free, d.point, &d, implied, open, placed, less);
+    st.count = static_cast<std::uint16_t>(plan.places.size() - st.first);
+    if (i == 0) plan.prologue = st;
+    else plan.steps.push_back(st);
   }
+  hoist_congruences(plan);
   return plan;
+}
+
+// A point determined with d > 1 needs d to divide its formula's value:
+// a S + sum of w_p x_p = 0 (mod d) over the points placed before it.  Only
+// the points with w_p != 0 (mod d) matter, and they may all be placed a
+// step or more earlier: the check moves there, and prunes every step
+// between.
+void FigureProblem::hoist_congruences(Plan& plan) const {
+  const std::size_t n_steps = plan.steps.size() + 1;  // 0: the prologue
+  auto step_at = [&](std::size_t i) -> Step& { return i == 0 ? plan.prologue : plan.steps[i - 1]; };
+  std::vector<int> step_of(static_cast<std::size_t>(P_));
+  using Terms = std::vector<std::pair<std::uint8_t, std::int32_t>>;
+  std::vector<std::vector<std::pair<Congruence, Terms>>> at(n_steps);
+  for (std::size_t i = 0; i < n_steps; ++i) {
+    const Step& st = step_at(i);
+    for (std::uint16_t k = st.first; k < st.first + st.count; ++k) {
+      const Place& pl = plan.places[k];
+      step_of[pl.point] = static_cast<int>(i);
+      if (pl.d == 1) continue;
+      std::vector<std::int64_t> w(static_cast<std::size_t>(P_));
+      for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
+        for (int p : spec_.lines[plan.terms[t].line])
+          if (p != pl.point) w[static_cast<std::size_t>(p)] -= plan.terms[t].lambda;
+      Terms terms;
+      std::size_t when = 0;
+      for (int p = 0; p < P_; ++p) {
+        const std::int64_t r = ((w[static_cast<std::size_t>(p)] % pl.d) + pl.d) % pl.d;
+        if (r == 0) continue;
+        terms.emplace_back(static_cast<std::uint8_t>(p), static_cast<std::int32_t>(r));
+        when = std::max(when, static_cast<std::size_t>(step_of[static_cast<std::size_t>(p)]));
+      }
+      if (when >= i) continue;  // the test at the point itself is as early
+      at[when].emplace_back(Congruence{pl.d, static_cast<std::int32_t>(((pl.lsum % pl.d) + pl.d) % pl.d), 0, 0},
+                            std::move(terms));
+    }
+  }
+  for (std::size_t i = 0; i < n_steps; ++i) {
+    Step& st = step_at(i);
+    st.cong0 = static_cast<std::uint16_t>(plan.congruences.size());
+    for (auto& [g, terms] : at[i]) {
+      g.term0 = static_cast<std::uint16_t>(plan.cterms.size());
+      plan.cterms.insert(plan.cterms.end(), terms.begin(), terms.end());
+      g.nterm = static_cast<std::uint16_t>(plan.cterms.size() - g.term0);
+      plan.congruences.push_back(g);
+    }
+    st.ncong = static_cast<std::uint16_t>(plan.congruences.size() - st.cong0);
+  }
+}
+
+// Appends one place: its lines and their checks, its symmetry-breaking
+// pairs with the points placed before it, and (determined) its formula.
+// `implied`: kept lines close at the sum without a check (make_plan).
+void FigureProblem::add_place(Plan& plan, int free, int point, const Determination* det, bool implied,
+                              std::vector<int>& open, std::uint64_t& placed,
+                              const std::vector<std::pair<int, int>>& less) const {
+  Place pl;
+  pl.point = static_cast<std::uint8_t>(point);
+  for (const auto& [a, b] : less) {
+    if (b == point && (placed >> a & 1)) pl.above |= 1ull << a;
+    if (a == point && (placed >> b & 1)) pl.below |= 1ull << b;
+  }
+  // The complement's pairs: b with each other point of its orbit.
+  if (point == b_) pl.capped = orbit_b_ & placed;
+  else if ((orbit_b_ >> point & 1) && (placed >> b_ & 1)) pl.capped = 1ull << b_;
+  pl.ordered = (pl.above | pl.below | pl.capped) != 0;
+  const bool one_line = det && det->d == 1 && det->lambda.size() == 1 && det->lambda[0].second == 1;
+  pl.line0 = static_cast<std::uint16_t>(plan.lines.size());
+  pl.check0 = static_cast<std::uint16_t>(plan.checks.size());
+  for (int l = 0; l < L_; ++l) {
+    const auto& line = spec_.lines[static_cast<std::size_t>(l)];
+    if (std::find(line.begin(), line.end(), point) == line.end()) continue;
+    plan.lines.push_back(static_cast<std::uint8_t>(l));
+    const int left = --open[static_cast<std::size_t>(l)];
+    const bool kept = !(plan.missing >> l & 1);
+    const LineCheck ch{static_cast<std::uint8_t>(l), static_cast<std::uint8_t>(left),
+                       !kept ? kMissed : left == 0 ? kClosed : left == 2 ? kPair : kBounds};
+    if (!kept && left > 0) continue;
+    if (kept && left == 1) continue;  // its last point is determined, in this step
+    if (kept && left == 0 && (implied || (one_line && det->lambda[0].first == l))) continue;
+    plan.checks.push_back(ch);
+  }
+  pl.nline = static_cast<std::uint16_t>(plan.lines.size() - pl.line0);
+  pl.ncheck = static_cast<std::uint16_t>(plan.checks.size() - pl.check0);
+  if (det) {
+    pl.d = static_cast<std::int32_t>(det->d);
+    if (one_line) pl.line = static_cast<std::int16_t>(det->lambda[0].first);
+    pl.term0 = static_cast<std::uint16_t>(plan.terms.size());
+    std::int64_t on_free = 0;  // the formula's coefficient on the free point, times d
+    for (const auto& [l, lambda] : det->lambda) {
+      pl.lsum += static_cast<std::int32_t>(lambda);
+      plan.terms.push_back(Term{static_cast<std::uint8_t>(l), static_cast<std::int32_t>(lambda)});
+      const auto& line = spec_.lines[static_cast<std::size_t>(l)];
+      if (free >= 0 && std::find(line.begin(), line.end(), free) != line.end()) on_free -= lambda;
+    }
+    pl.nterm = static_cast<std::uint16_t>(plan.terms.size() - pl.term0);
+    if (on_free == det->d || on_free == -det->d) pl.unit = static_cast<std::int8_t>(on_free / det->d);
+  }
+  plan.places.push_back(pl);
+  placed |= 1ull << point;
 }
 
 // The sums a plan tries: the fixed one, or those its kept lines can reach.

@@ -3,20 +3,25 @@
 // its lines share one sum (magic/figure_catalog.hpp gives the file format).
 //
 // The search.  Level 0 chooses the set of lines that miss the sum (none
-// when K = L) and the sum; every later level places one point, in an order
-// computed once per such set ("plan") so that lines close early:
+// when K = L) and the sum; every later level chooses the number of one free
+// point, and places with it every point the kept lines then determine
+// (figure_algebra.hpp: a line's last open point, or any point some
+// combination of the lines isolates).  The order is computed once per such
+// set ("plan"):
 //
-//   - a line kept at the sum with one open point forces that point's value
-//     (S minus the line's partial sum), which is placed next;
-//   - otherwise the next point is the one on the kept line nearest to
-//     closing;
-//   - a point that leaves a kept line with one open point may take only a
-//     number whose partner (S minus the rest) is unused: one mask operation
-//     on the bit-reversed set of unused numbers (value_masks.hpp);
+//   - the next free point is the one that determines the most others, then
+//     the one on the kept line nearest to closing (point_order's tie-breaks);
+//   - a determined point whose value is R - x or R + x for the free point's
+//     x narrows the free point's candidates to those that leave it an
+//     unused number: one mask operation on the (bit-reversed) unused numbers
+//     (value_masks.hpp);
 //   - after each placement every kept line through the point must still
 //     reach S with the unused numbers: a pair with the right sum for two
 //     open points, the sums of the smallest and largest unused numbers for
-//     more; a closed line must equal S (kept) or differ from it (missing).
+//     more; a closed line must differ from S (missing), and equal it (kept,
+//     unless the algebra makes that certain: make_plan);
+//   - a point determined as (formula) / d needs d to divide the formula:
+//     tested as soon as the points that decide that are placed.
 //
 // Numbers are bits of a 64-bit mask, bit v - min for the number v, so they
 // lie within 64 consecutive integers.  One state is updated in place and
@@ -49,6 +54,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/problem.hpp"
+#include "magic/figure_algebra.hpp"
 #include "magic/figure_group.hpp"
 #include "magic/figure_spec.hpp"
 #include "magic/instances.hpp"
@@ -57,8 +63,8 @@
 namespace magic {
 
 inline constexpr const char* kFigureLevels =
-    "a level is one choice: the set of lines that miss the common sum and the sum, then one point a level (a "
-    "point a kept line forces is a level of one branch)";
+    "a level is one choice: the set of lines that miss the common sum and the sum, then one free point a level, "
+    "placed with the points the kept lines then determine";
 
 // The values by point (zero past the figure's points); the digest hashes
 // only the figure's points (hashed_bytes), so a figure with the star
@@ -89,7 +95,7 @@ class FigureProblem {
  public:
   using State = FigureState;
   using Solution = FigureValues;
-  static constexpr const char* kSearch = "figure/3";  // core/problem.hpp: bump on a new task tree
+  static constexpr const char* kSearch = "figure/4";  // core/problem.hpp: bump on a new task tree
 
   explicit FigureProblem(FigureSpec spec);
 
@@ -121,30 +127,75 @@ class FigureProblem {
   std::uint64_t group_order() const { return chain_.order(); }
 
  private:
-  struct LineRef {
-    std::uint8_t line;
-    std::uint8_t left;  // open points of the line after this step
-    bool kept;          // the line is at the sum (else it misses it)
+  // A line check at a place; the kinds fits() knows.
+  enum Check : std::uint8_t {
+    kClosed,   // a kept line closed here: at the sum
+    kMissed,   // a missing line closed here: not at the sum
+    kPair,     // a kept line left with two open points: an unused pair reaches the sum
+    kBounds,   // with more: the least and largest unused numbers bracket it
   };
-  struct Step {
+  struct LineCheck {
+    std::uint8_t line;
+    std::uint8_t left;  // open points of the line after this placement
+    Check kind;
+  };
+  struct Term {  // one line of a determined point's formula
+    std::uint8_t line;
+    std::int32_t lambda;
+  };
+  // One point placed: a step's free point, or one its choice determines.
+  struct Place {
     std::uint8_t point;
-    std::int8_t forced_by;     // kept line whose last open point this is, or -1
-    std::uint16_t ref0, nref;  // its lines: refs[ref0 .. ref0 + nref)
-    std::uint64_t above;       // points placed earlier whose numbers must be below this one's
-    std::uint64_t below;       // points placed earlier whose numbers must be above this one's
-    std::uint64_t capped;      // points placed earlier whose number plus this one's is at most min + max
+    std::int8_t unit = 0;       // determined: its coefficient on the step's free point when +-1, else 0
+    std::int16_t line = -1;     // determined by one line alone (x = S - part), or -1: the terms
+    std::uint16_t line0 = 0, nline = 0;    // its lines: lines[line0 .. line0 + nline)
+    std::uint16_t check0 = 0, ncheck = 0;  // checks[check0 .. check0 + ncheck)
+    std::uint16_t term0 = 0, nterm = 0;    // determined: d x = lsum S - sum lambda_l part_l over terms
+    std::int32_t d = 1, lsum = 0;
+    bool ordered = false;      // some pair below constrains it
+    std::uint64_t above = 0;   // points placed earlier whose numbers must be below this one's
+    std::uint64_t below = 0;   // points placed earlier whose numbers must be above this one's
+    std::uint64_t capped = 0;  // points placed earlier whose number plus this one's is at most min + max
+  };
+  // places[first .. first + count): the free point first (when `free`), then
+  // the points its choice determines.
+  struct Step {
+    std::uint16_t first = 0, count = 0;
+    bool free = false;
+    std::uint16_t cong0 = 0, ncong = 0;  // congruences[cong0 .. cong0 + ncong), checked once all are placed
+  };
+  // a S + sum of w_p x_p = 0 (mod d): a determined point's divisibility,
+  // checked as soon as the points with w_p != 0 (mod d) are placed.
+  struct Congruence {
+    std::int32_t d, a;
+    std::uint16_t term0, nterm;  // cterms[term0 .. term0 + nterm): (point, w_p mod d)
   };
   struct Plan {
     std::uint64_t missing = 0;  // lines whose sum is not S
     std::vector<int> sums;      // the sums worth trying
-    std::vector<Step> steps;
-    std::vector<LineRef> refs;
+    Step prologue;              // points the sum alone determines
+    std::vector<Step> steps;    // one choice each
+    std::vector<Place> places;
+    std::vector<std::uint8_t> lines;
+    std::vector<LineCheck> checks;
+    std::vector<Term> terms;
+    std::vector<Congruence> congruences;
+    std::vector<std::pair<std::uint8_t, std::int32_t>> cterms;
+  };
+  // A plan's order before it is compiled: a free point (-1 for the
+  // prologue) and the points determined once it is placed.
+  struct OrderStep {
+    int free = -1;
+    Determined determined;
   };
 
   std::vector<PointPerm> choose_group();  // sets group_source_ and incidence_order_
   using Pending = std::function<std::uint64_t(const std::vector<int>&)>;
-  std::vector<std::pair<int, int>> point_order(std::uint64_t missing, const Pending& pending) const;
+  std::vector<OrderStep> point_order(std::uint64_t missing, const Pending& pending) const;
+  static std::vector<int> flatten(const std::vector<OrderStep>& order);
   Plan make_plan(std::uint64_t missing, const std::vector<std::pair<int, int>>& less) const;
+  void add_place(Plan& plan, int free, int point, const Determination* det, bool implied, std::vector<int>& open,
+                 std::uint64_t& placed, const std::vector<std::pair<int, int>>& less) const;
   std::vector<int> sums_for(std::uint64_t missing) const;
   bool complements(int sum) const;
   // a != b in f with a + b = r; rf is f bit-reversed.
@@ -156,7 +207,16 @@ class FigureProblem {
   void place(State& s, Mode& m) const;
   template <class Mode>
   void emit(const State& s, Mode& m) const;
-  bool fits(const State& s, const Step& st, const Plan& plan, int o, bool paired) const;
+  std::uint64_t order_mask(const State& s, const Place& pl) const;
+  std::uint64_t unit_filter(const State& s, const Plan& plan, const Step& st) const;
+  bool formula(const State& s, const Plan& plan, const Place& pl, std::int64_t& x) const;
+  bool fits(const State& s, const Place& pl, const Plan& plan, int o) const;
+  void put(State& s, const Place& pl, const Plan& plan, int o) const;
+  void take(State& s, const Place& pl, const Plan& plan) const;
+  bool put_determined(State& s, const Plan& plan, const Step& st) const;
+  void take_determined(State& s, const Plan& plan, const Step& st) const;
+  bool congruent(const State& s, const Plan& plan, const Step& st) const;
+  void hoist_congruences(Plan& plan) const;
   Solution values_of(const State& s) const;
 
   FigureSpec spec_;
@@ -170,7 +230,9 @@ class FigureProblem {
   StabilizerChain chain_;           // base 0, 1, 2, ...: canonical forms
   bool symmetric_numbers_ = false;  // v -> min + max - v maps the numbers onto themselves
   int line_length_ = 0;             // every line's, or 0
-  std::vector<std::pair<int, int>> base_order_;  // the all-lines plan's order: the Puget chain's base
+  bool algebra_ = true;             // determined points by elimination (else single lines only)
+  bool look_ahead_ = true;          // the order tries each free point's determinations
+  std::vector<OrderStep> base_order_;  // the all-lines plan's order: the Puget chain's base
   int b_ = -1;                      // its first point (the complement's b)
   std::uint64_t orbit_b_ = 0;       // its orbit B, as a mask of points
   std::vector<Plan> plans_;
@@ -178,7 +240,7 @@ class FigureProblem {
 
 template <class Mode>
 void FigureProblem::walk(State& s, Mode& m) const {
-  const bool leaf = s.step == P_ + 1;
+  const bool leaf = s.step > 0 && s.step == plans_[s.plan].steps.size() + 1;
   if (m.enter(s.step, leaf, s)) return;
   if (leaf) return emit(s, m);
   if (s.step > 0) return place(s, m);
@@ -187,86 +249,174 @@ void FigureProblem::walk(State& s, Mode& m) const {
       s.plan = static_cast<std::uint16_t>(p);
       s.sum = S;
       s.complement = complements(S);
+      if (!put_determined(s, plans_[p], plans_[p].prologue)) continue;
+      if (!congruent(s, plans_[p], plans_[p].prologue)) {
+        take_determined(s, plans_[p], plans_[p].prologue);
+        continue;
+      }
       s.step = 1;
       walk(s, m);
+      take_determined(s, plans_[p], plans_[p].prologue);
     }
   s = State{};
 }
 
-// Whether number offset o on the step's point keeps every line through it
-// able to reach its sum.  `paired`: a line left with one open point was
-// checked by the candidates' mask already.
-inline bool FigureProblem::fits(const State& s, const Step& st, const Plan& plan, int o, bool paired) const {
-  const std::uint64_t free = all_numbers_ & ~s.used & ~(1ull << o);
-  const std::uint64_t rfree = rall_numbers_ & ~s.rused & ~(1ull << (63 - o));
-  const int v = min_ + o;
-  for (std::uint16_t r = st.ref0; r < st.ref0 + st.nref; ++r) {
-    const LineRef& ref = plan.refs[r];
-    const int need = s.sum - s.part[ref.line] - v;
-    if (!ref.kept) {
-      if (ref.left == 0 && need == 0) return false;
-      continue;
+// The numbers the symmetry-breaking pairs leave a place.
+inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) const {
+  using namespace masks;
+  std::uint64_t m = ~0ull;
+  for (std::uint64_t b = pl.above; b; b &= b - 1) m &= above(s.off[static_cast<std::size_t>(std::countr_zero(b))]);
+  for (std::uint64_t b = pl.below; b; b &= b - 1) m &= below(s.off[static_cast<std::size_t>(std::countr_zero(b))]);
+  if (s.complement)
+    for (std::uint64_t b = pl.capped; b; b &= b - 1)
+      m &= below(span_ - s.off[static_cast<std::size_t>(std::countr_zero(b))]);
+  return m;
+}
+
+// The value a determined place's formula gives (figure_algebra.hpp), false
+// when it is not a whole number.
+inline bool FigureProblem::formula(const State& s, const Plan& plan, const Place& pl, std::int64_t& x) const {
+  if (pl.line >= 0) {
+    x = s.sum - s.part[static_cast<std::size_t>(pl.line)];
+    return true;
+  }
+  std::int64_t num = std::int64_t{pl.lsum} * s.sum;
+  for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
+    num -= std::int64_t{plan.terms[t].lambda} * s.part[plan.terms[t].line];
+  if (pl.d != 1) {
+    if (num % pl.d != 0) return false;
+    num /= pl.d;
+  }
+  x = num;
+  return true;
+}
+
+// The step's free point may take only numbers that leave each point it
+// determines with coefficient -1 (x_q = R - x) or +1 (x_q = R + x) an
+// unused number: one mask operation each (value_masks.hpp).  Evaluated
+// before the free point is placed, so the formula gives R.
+inline std::uint64_t FigureProblem::unit_filter(const State& s, const Plan& plan, const Step& st) const {
+  std::uint64_t cand = ~0ull;
+  const std::uint64_t free = all_numbers_ & ~s.used;
+  const std::uint64_t rfree = rall_numbers_ & ~s.rused;
+  for (std::uint16_t i = st.first + 1; i < st.first + st.count; ++i) {
+    const Place& pl = plan.places[i];
+    if (pl.unit == 0) continue;
+    std::int64_t R = 0;
+    if (!formula(s, plan, pl, R)) return 0;
+    if (pl.unit < 0) {
+      const std::int64_t r = R - 2 * min_;  // o_q = r - o
+      if (r < 0 || r > 126) return 0;
+      cand &= masks::partner(rfree, static_cast<int>(r));
+      if (r % 2 == 0) cand &= ~(1ull << (r / 2));
+    } else {  // o_q = R + o
+      if (R == 0 || R >= 64 || R <= -64) return 0;
+      cand &= masks::shift_down(free, static_cast<int>(R));
     }
-    switch (ref.left) {
-      case 0:
+  }
+  return cand;
+}
+
+// Whether number offset o on the place keeps every line through it able to
+// reach its sum.  A kept line left with one open point needs no check here:
+// its last point is determined, and placed in this step.
+inline bool FigureProblem::fits(const State& s, const Place& pl, const Plan& plan, int o) const {
+  const std::uint64_t free = all_numbers_ & ~s.used & ~(1ull << o);
+  const int v = min_ + o;
+  for (std::uint16_t c = pl.check0; c < pl.check0 + pl.ncheck; ++c) {
+    const LineCheck& ch = plan.checks[c];
+    const int need = s.sum - s.part[ch.line] - v;
+    switch (ch.kind) {
+      case kClosed:
         if (need != 0) return false;
         break;
-      case 1:
-        if (!paired && (need < min_ || need - min_ >= span_ || !(free >> (need - min_) & 1))) return false;
+      case kMissed:
+        if (need == 0) return false;
         break;
-      case 2:
-        if (!has_pair(free, rfree, need - 2 * min_)) return false;
+      case kPair:
+        if (!has_pair(free, rall_numbers_ & ~s.rused & ~(1ull << (63 - o)), need - 2 * min_)) return false;
         break;
-      default: {
-        const int rest = need - ref.left * min_;
-        if (rest < masks::low_sum(free, ref.left) || rest > masks::high_sum(free, ref.left)) return false;
+      case kBounds: {
+        const int rest = need - ch.left * min_;
+        if (rest < masks::low_sum(free, ch.left) || rest > masks::high_sum(free, ch.left)) return false;
       }
     }
   }
   return true;
 }
 
+inline void FigureProblem::put(State& s, const Place& pl, const Plan& plan, int o) const {
+  const int v = min_ + o;
+  for (std::uint16_t r = pl.line0; r < pl.line0 + pl.nline; ++r) s.part[plan.lines[r]] += v;
+  s.used |= 1ull << o;
+  s.rused |= 1ull << (63 - o);
+  s.off[pl.point] = static_cast<std::uint8_t>(o);
+}
+
+inline void FigureProblem::take(State& s, const Place& pl, const Plan& plan) const {
+  const int o = s.off[pl.point];
+  const int v = min_ + o;
+  for (std::uint16_t r = pl.line0; r < pl.line0 + pl.nline; ++r) s.part[plan.lines[r]] -= v;
+  s.used &= ~(1ull << o);
+  s.rused &= ~(1ull << (63 - o));
+}
+
+// Places the step's determined points; false (with none placed) when one
+// of them has no unused number that fits.
+inline bool FigureProblem::put_determined(State& s, const Plan& plan, const Step& st) const {
+  const std::uint16_t from = st.free ? st.first + 1 : st.first, end = st.first + st.count;
+  for (std::uint16_t i = from; i < end; ++i) {
+    const Place& pl = plan.places[i];
+    std::int64_t x = 0;
+    bool ok = formula(s, plan, pl, x);
+    const std::int64_t o = x - min_;
+    ok = ok && o >= 0 && o < span_ && (all_numbers_ & ~s.used) >> o & 1;
+    ok = ok && (!pl.ordered || order_mask(s, pl) >> o & 1);
+    if (!ok || !fits(s, pl, plan, static_cast<int>(o))) {
+      while (i-- > from) take(s, plan.places[i], plan);
+      return false;
+    }
+    put(s, pl, plan, static_cast<int>(o));
+  }
+  return true;
+}
+
+inline void FigureProblem::take_determined(State& s, const Plan& plan, const Step& st) const {
+  const std::uint16_t from = st.free ? st.first + 1 : st.first;
+  for (std::uint16_t i = st.first + st.count; i-- > from;) take(s, plan.places[i], plan);
+}
+
+inline bool FigureProblem::congruent(const State& s, const Plan& plan, const Step& st) const {
+  for (std::uint16_t c = st.cong0; c < st.cong0 + st.ncong; ++c) {
+    const Congruence& g = plan.congruences[c];
+    std::int64_t v = std::int64_t{g.a} * s.sum;
+    for (std::uint16_t t = g.term0; t < g.term0 + g.nterm; ++t)
+      v += std::int64_t{plan.cterms[t].second} * (min_ + s.off[plan.cterms[t].first]);
+    if (v % g.d != 0) return false;
+  }
+  return true;
+}
+
 template <class Mode>
 void FigureProblem::place(State& s, Mode& m) const {
-  using namespace masks;
   const Plan& plan = plans_[s.plan];
   const Step& st = plan.steps[static_cast<std::size_t>(s.step - 1)];
-  const std::uint64_t free = all_numbers_ & ~s.used;
-  std::uint64_t cand = free;
-  for (std::uint64_t b = st.above; b; b &= b - 1) cand &= above(s.off[static_cast<std::size_t>(std::countr_zero(b))]);
-  for (std::uint64_t b = st.below; b; b &= b - 1) cand &= below(s.off[static_cast<std::size_t>(std::countr_zero(b))]);
-  if (s.complement)
-    for (std::uint64_t b = st.capped; b; b &= b - 1)
-      cand &= below(span_ - s.off[static_cast<std::size_t>(std::countr_zero(b))]);
-  const bool forced = st.forced_by >= 0;
-  if (forced) {
-    const int o = s.sum - s.part[static_cast<std::size_t>(st.forced_by)] - min_;
-    cand &= o >= 0 && o < span_ ? 1ull << o : 0;
-  } else {
-    // Lines this point leaves with one open point: its partner must be unused.
-    const std::uint64_t rfree = rall_numbers_ & ~s.rused;
-    for (std::uint16_t r = st.ref0; r < st.ref0 + st.nref; ++r) {
-      const LineRef& ref = plan.refs[r];
-      if (!ref.kept || ref.left != 1) continue;
-      const int pair = s.sum - s.part[ref.line] - 2 * min_;
-      cand &= partner(rfree, pair);
-      if (pair % 2 == 0 && pair >= 0 && pair / 2 < 64) cand &= ~(1ull << (pair / 2));
-    }
-  }
+  const Place& pl = plan.places[st.first];
+  std::uint64_t cand = all_numbers_ & ~s.used & unit_filter(s, plan, st);
+  if (pl.ordered) cand &= order_mask(s, pl);
   for (; cand; cand &= cand - 1) {
     const int o = std::countr_zero(cand);
-    if (!fits(s, st, plan, o, !forced)) continue;
-    const int v = min_ + o;
-    for (std::uint16_t r = st.ref0; r < st.ref0 + st.nref; ++r) s.part[plan.refs[r].line] += v;
-    s.used |= 1ull << o;
-    s.rused |= 1ull << (63 - o);
-    s.off[st.point] = static_cast<std::uint8_t>(o);
-    ++s.step;
-    walk(s, m);
-    --s.step;
-    s.used &= ~(1ull << o);
-    s.rused &= ~(1ull << (63 - o));
-    for (std::uint16_t r = st.ref0; r < st.ref0 + st.nref; ++r) s.part[plan.refs[r].line] -= v;
+    if (!fits(s, pl, plan, o)) continue;
+    put(s, pl, plan, o);
+    if (put_determined(s, plan, st)) {
+      if (congruent(s, plan, st)) {
+        ++s.step;
+        walk(s, m);
+        --s.step;
+      }
+      take_determined(s, plan, st);
+    }
+    take(s, pl, plan);
   }
 }
 
