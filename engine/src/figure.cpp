@@ -243,7 +243,72 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
     else plan.steps.push_back(st);
   }
   hoist_congruences(plan);
+  plan_lookaheads(plan);
   return plan;
+}
+
+// Each step's unit masks and pairs, moved as early as the points they read
+// allow (at least two steps early: the step before does them itself).
+// One Lookahead at each step where another of them becomes known, with
+// all of the target's known by then: the chain's test that its last pick
+// still has a candidate, before the picks between.
+void FigureProblem::plan_lookaheads(Plan& plan) const {
+  const std::size_t n_steps = plan.steps.size() + 1;  // 0: the prologue
+  auto step_at = [&](std::size_t i) -> Step& { return i == 0 ? plan.prologue : plan.steps[i - 1]; };
+  std::vector<std::size_t> step_of(static_cast<std::size_t>(P_));
+  for (std::size_t i = 0; i < n_steps; ++i)
+    for (std::uint16_t k = step_at(i).first; k < step_at(i).first + step_at(i).count; ++k)
+      step_of[plan.places[k].point] = i;
+  auto latest = [&](std::uint64_t points) {
+    std::size_t t = 0;
+    for (; points; points &= points - 1) t = std::max(t, step_of[static_cast<std::size_t>(std::countr_zero(points))]);
+    return t;
+  };
+  std::vector<std::vector<Lookahead>> at(n_steps);
+  std::vector<std::vector<std::vector<std::uint16_t>>> places_at(n_steps);
+  for (std::size_t t = 2; t < n_steps; ++t) {
+    const Step& st = step_at(t);
+    const Place& target = plan.places[st.first];
+    // (when known, place index) of each unit mask
+    std::vector<std::pair<std::size_t, std::uint16_t>> known;
+    for (std::uint16_t k = st.first + 1; k < st.first + st.count; ++k) {
+      const Place& pl = plan.places[k];
+      if (pl.unit == 0) continue;
+      std::vector<std::int64_t> w(static_cast<std::size_t>(P_));
+      for (std::uint16_t f = pl.term0; f < pl.term0 + pl.nterm; ++f)
+        for (int p : spec_.lines[plan.terms[f].line]) w[static_cast<std::size_t>(p)] -= plan.terms[f].lambda;
+      std::uint64_t reads = 0;
+      for (int p = 0; p < P_; ++p)
+        if (w[static_cast<std::size_t>(p)] != 0 && p != pl.point && p != target.point) reads |= 1ull << p;
+      if (const std::size_t when = latest(reads); when + 2 <= t) known.emplace_back(when, k);
+    }
+    const std::uint64_t pairs = target.above | target.below | target.capped;
+    const std::size_t pairs_known = pairs ? latest(pairs) : n_steps;
+    std::vector<std::size_t> whens;
+    for (const auto& [when, k] : known) whens.push_back(when);
+    if (pairs_known + 2 <= t) whens.push_back(pairs_known);
+    std::sort(whens.begin(), whens.end());
+    whens.erase(std::unique(whens.begin(), whens.end()), whens.end());
+    for (std::size_t when : whens) {
+      std::vector<std::uint16_t> fs;
+      for (const auto& [w2, k] : known)
+        if (w2 <= when) fs.push_back(k);
+      at[when].push_back(Lookahead{st.first, pairs_known <= when, 0, 0});
+      places_at[when].push_back(std::move(fs));
+    }
+  }
+  for (std::size_t i = 0; i < n_steps; ++i) {
+    Step& st = step_at(i);
+    st.ahead0 = static_cast<std::uint16_t>(plan.aheads.size());
+    for (std::size_t a = 0; a < at[i].size(); ++a) {
+      Lookahead la = at[i][a];
+      la.f0 = static_cast<std::uint16_t>(plan.ahead_places.size());
+      plan.ahead_places.insert(plan.ahead_places.end(), places_at[i][a].begin(), places_at[i][a].end());
+      la.nf = static_cast<std::uint16_t>(plan.ahead_places.size() - la.f0);
+      plan.aheads.push_back(la);
+    }
+    st.nahead = static_cast<std::uint16_t>(plan.aheads.size() - st.ahead0);
+  }
 }
 
 // A point determined with d > 1 needs d to divide its formula's value:

@@ -21,7 +21,9 @@
 //     more; a closed line must differ from S (missing), and equal it (kept,
 //     unless the algebra makes that certain: make_plan);
 //   - a point determined as (formula) / d needs d to divide the formula:
-//     tested as soon as the points that decide that are placed.
+//     tested as soon as the points that decide that are placed;
+//   - a later step's free point must keep a candidate: its unit masks and
+//     symmetry-breaking pairs are tested as soon as their points are placed.
 //
 // Numbers are bits of a 64-bit mask, bit v - min for the number v, so they
 // lie within 64 consecutive integers.  One state is updated in place and
@@ -95,7 +97,7 @@ class FigureProblem {
  public:
   using State = FigureState;
   using Solution = FigureValues;
-  static constexpr const char* kSearch = "figure/4";  // core/problem.hpp: bump on a new task tree
+  static constexpr const char* kSearch = "figure/5";  // core/problem.hpp: bump on a new task tree
 
   explicit FigureProblem(FigureSpec spec);
 
@@ -163,6 +165,15 @@ class FigureProblem {
     std::uint16_t first = 0, count = 0;
     bool free = false;
     std::uint16_t cong0 = 0, ncong = 0;  // congruences[cong0 .. cong0 + ncong), checked once all are placed
+    std::uint16_t ahead0 = 0, nahead = 0;  // aheads[ahead0 .. ahead0 + nahead), checked then too
+  };
+  // A later step's free point, seen from an earlier step: the unit masks of
+  // ahead_places[f0 .. f0 + nf) and, when `ordered`, the pairs of the free
+  // place `target` are all known there.
+  struct Lookahead {
+    std::uint16_t target;
+    bool ordered;
+    std::uint16_t f0, nf;
   };
   // a S + sum of w_p x_p = 0 (mod d): a determined point's divisibility,
   // checked as soon as the points with w_p != 0 (mod d) are placed.
@@ -180,6 +191,8 @@ class FigureProblem {
     std::vector<LineCheck> checks;
     std::vector<Term> terms;
     std::vector<Congruence> congruences;
+    std::vector<Lookahead> aheads;
+    std::vector<std::uint16_t> ahead_places;
     std::vector<std::pair<std::uint8_t, std::int32_t>> cterms;
   };
   // A plan's order before it is compiled: a free point (-1 for the
@@ -208,7 +221,10 @@ class FigureProblem {
   template <class Mode>
   void emit(const State& s, Mode& m) const;
   std::uint64_t order_mask(const State& s, const Place& pl) const;
+  std::uint64_t unit_mask(const State& s, const Plan& plan, const Place& pl) const;
   std::uint64_t unit_filter(const State& s, const Plan& plan, const Step& st) const;
+  bool ahead(const State& s, const Plan& plan, const Step& st) const;
+  void plan_lookaheads(Plan& plan) const;
   bool formula(const State& s, const Plan& plan, const Place& pl, std::int64_t& x) const;
   bool fits(const State& s, const Place& pl, const Plan& plan, int o) const;
   void put(State& s, const Place& pl, const Plan& plan, int o) const;
@@ -250,7 +266,7 @@ void FigureProblem::walk(State& s, Mode& m) const {
       s.sum = S;
       s.complement = complements(S);
       if (!put_determined(s, plans_[p], plans_[p].prologue)) continue;
-      if (!congruent(s, plans_[p], plans_[p].prologue)) {
+      if (!congruent(s, plans_[p], plans_[p].prologue) || !ahead(s, plans_[p], plans_[p].prologue)) {
         take_determined(s, plans_[p], plans_[p].prologue);
         continue;
       }
@@ -291,30 +307,45 @@ inline bool FigureProblem::formula(const State& s, const Plan& plan, const Place
   return true;
 }
 
-// The step's free point may take only numbers that leave each point it
-// determines with coefficient -1 (x_q = R - x) or +1 (x_q = R + x) an
-// unused number: one mask operation each (value_masks.hpp).  Evaluated
-// before the free point is placed, so the formula gives R.
+// The free point's numbers that leave a determined place with coefficient
+// -1 (x_q = R - x) or +1 (x_q = R + x) on it an unused number: one mask
+// operation (value_masks.hpp).  R is the place's formula without the free
+// point, so this is evaluated before the free point is placed, or at any
+// earlier step that has placed every point R depends on (Lookahead).
+inline std::uint64_t FigureProblem::unit_mask(const State& s, const Plan& plan, const Place& pl) const {
+  std::int64_t R = 0;
+  if (!formula(s, plan, pl, R)) return 0;
+  if (pl.unit < 0) {
+    const std::int64_t r = R - 2 * min_;  // o_q = r - o
+    if (r < 0 || r > 126) return 0;
+    std::uint64_t m = masks::partner(rall_numbers_ & ~s.rused, static_cast<int>(r));
+    if (r % 2 == 0) m &= ~(1ull << (r / 2));
+    return m;
+  }
+  if (R == 0 || R >= 64 || R <= -64) return 0;  // o_q = R + o
+  return masks::shift_down(all_numbers_ & ~s.used, static_cast<int>(R));
+}
+
 inline std::uint64_t FigureProblem::unit_filter(const State& s, const Plan& plan, const Step& st) const {
   std::uint64_t cand = ~0ull;
-  const std::uint64_t free = all_numbers_ & ~s.used;
-  const std::uint64_t rfree = rall_numbers_ & ~s.rused;
-  for (std::uint16_t i = st.first + 1; i < st.first + st.count; ++i) {
-    const Place& pl = plan.places[i];
-    if (pl.unit == 0) continue;
-    std::int64_t R = 0;
-    if (!formula(s, plan, pl, R)) return 0;
-    if (pl.unit < 0) {
-      const std::int64_t r = R - 2 * min_;  // o_q = r - o
-      if (r < 0 || r > 126) return 0;
-      cand &= masks::partner(rfree, static_cast<int>(r));
-      if (r % 2 == 0) cand &= ~(1ull << (r / 2));
-    } else {  // o_q = R + o
-      if (R == 0 || R >= 64 || R <= -64) return 0;
-      cand &= masks::shift_down(free, static_cast<int>(R));
-    }
-  }
+  for (std::uint16_t i = st.first + 1; i < st.first + st.count && cand; ++i)
+    if (plan.places[i].unit != 0) cand &= unit_mask(s, plan, plan.places[i]);
   return cand;
+}
+
+// Whether every later step this one looks ahead to still has a candidate
+// for its free point: the unused numbers, narrowed by the unit masks (and
+// the symmetry-breaking pairs) whose points are all placed already.  Later
+// placements only take numbers away, so an empty mask now stays empty.
+inline bool FigureProblem::ahead(const State& s, const Plan& plan, const Step& st) const {
+  for (std::uint16_t a = st.ahead0; a < st.ahead0 + st.nahead; ++a) {
+    const Lookahead& la = plan.aheads[a];
+    std::uint64_t m = all_numbers_ & ~s.used;
+    if (la.ordered) m &= order_mask(s, plan.places[la.target]);
+    for (std::uint16_t f = la.f0; f < la.f0 + la.nf && m; ++f) m &= unit_mask(s, plan, plan.places[plan.ahead_places[f]]);
+    if (!m) return false;
+  }
+  return true;
 }
 
 // Whether number offset o on the place keeps every line through it able to
@@ -409,7 +440,7 @@ void FigureProblem::place(State& s, Mode& m) const {
     if (!fits(s, pl, plan, o)) continue;
     put(s, pl, plan, o);
     if (put_determined(s, plan, st)) {
-      if (congruent(s, plan, st)) {
+      if (congruent(s, plan, st) && ahead(s, plan, st)) {
         ++s.step;
         walk(s, m);
         --s.step;
