@@ -55,7 +55,7 @@ std::vector<int> FigureProblem::flatten(const std::vector<OrderStep>& order) {
   return out;
 }
 
-FigureProblem::FigureProblem(FigureSpec spec)
+FigureProblem::FigureProblem(FigureSpec spec, bool algebra)
     : spec_(std::move(spec)),
       P_(spec_.n_points()),
       L_(spec_.n_lines()),
@@ -81,8 +81,8 @@ FigureProblem::FigureProblem(FigureSpec spec)
   // The elimination costs about L^2 (P + L) a point per plan; past a
   // budget the plans force points by single lines only (figure_algebra.hpp).
   const double algebra_cost = static_cast<double>(sets.size()) * P_ * L_ * L_ * (P_ + L_);
-  algebra_ = algebra_cost <= 2e9;
-  look_ahead_ = algebra_cost * P_ <= 2e9;
+  algebra_ = algebra && algebra_cost <= 2e9;
+  look_ahead_ = algebra_ && algebra_cost * P_ <= 2e9;
   std::vector<std::pair<int, int>> less;
   if (spec_.symmetry_breaking) {
     // The base is the all-lines plan's order, built with the pairs its own
@@ -237,7 +237,9 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
     st.first = static_cast<std::uint16_t>(plan.places.size());
     st.free = os.free >= 0;
     if (st.free) add_place(plan, os.free, os.free, nullptr, implied, open, placed, less);
-    for (const Determination& d : os.determined.points) add_place(plan, os.free, d.point, &d, implied, open, placed, less);
+    const std::uint64_t before = placed;
+    for (const Determination& d : os.determined.points)
+      add_place(plan, os.free, d.point, &d, implied, open, placed, less, placed & ~before);
     st.count = static_cast<std::uint16_t>(plan.places.size() - st.first);
     if (i == 0) plan.prologue = st;
     else plan.steps.push_back(st);
@@ -363,7 +365,7 @@ void FigureProblem::hoist_congruences(Plan& plan) const {
 // `implied`: kept lines close at the sum without a check (make_plan).
 void FigureProblem::add_place(Plan& plan, int free, int point, const Determination* det, bool implied,
                               std::vector<int>& open, std::uint64_t& placed,
-                              const std::vector<std::pair<int, int>>& less) const {
+                              const std::vector<std::pair<int, int>>& less, std::uint64_t same_step) const {
   Place pl;
   pl.point = static_cast<std::uint8_t>(point);
   for (const auto& [a, b] : less) {
@@ -396,15 +398,21 @@ void FigureProblem::add_place(Plan& plan, int free, int point, const Determinati
     pl.d = static_cast<std::int32_t>(det->d);
     if (one_line) pl.line = static_cast<std::int16_t>(det->lambda[0].first);
     pl.term0 = static_cast<std::uint16_t>(plan.terms.size());
-    std::int64_t on_free = 0;  // the formula's coefficient on the free point, times d
+    // The formula's net coefficient on each point, times d.  The unit mask
+    // is evaluated before the step places anything, so it needs the
+    // formula to read none of the points determined earlier in the step
+    // (true of the algebra's; a chain of single lines may read them).
+    std::vector<std::int64_t> w(static_cast<std::size_t>(P_));
     for (const auto& [l, lambda] : det->lambda) {
       pl.lsum += static_cast<std::int32_t>(lambda);
       plan.terms.push_back(Term{static_cast<std::uint8_t>(l), static_cast<std::int32_t>(lambda)});
-      const auto& line = spec_.lines[static_cast<std::size_t>(l)];
-      if (free >= 0 && std::find(line.begin(), line.end(), free) != line.end()) on_free -= lambda;
+      for (int p : spec_.lines[static_cast<std::size_t>(l)]) w[static_cast<std::size_t>(p)] -= lambda;
     }
     pl.nterm = static_cast<std::uint16_t>(plan.terms.size() - pl.term0);
-    if (on_free == det->d || on_free == -det->d) pl.unit = static_cast<std::int8_t>(on_free / det->d);
+    bool reads_step = false;
+    for (std::uint64_t b = same_step; b; b &= b - 1) reads_step = reads_step || w[static_cast<std::size_t>(std::countr_zero(b))] != 0;
+    const std::int64_t on_free = free >= 0 ? w[static_cast<std::size_t>(free)] : 0;
+    if (!reads_step && (on_free == det->d || on_free == -det->d)) pl.unit = static_cast<std::int8_t>(on_free / det->d);
   }
   plan.places.push_back(pl);
   placed |= 1ull << point;

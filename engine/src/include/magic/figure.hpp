@@ -97,9 +97,11 @@ class FigureProblem {
  public:
   using State = FigureState;
   using Solution = FigureValues;
-  static constexpr const char* kSearch = "figure/5";  // core/problem.hpp: bump on a new task tree
+  static constexpr const char* kSearch = "figure/6";  // core/problem.hpp: bump on a new task tree
 
-  explicit FigureProblem(FigureSpec spec);
+  // algebra = false finds determined points by single lines only (what a
+  // figure past the elimination's budget gets; the tests compare the two).
+  explicit FigureProblem(FigureSpec spec, bool algebra = true);
 
   nlohmann::json describe() const;
   const char* describe_levels() const { return kFigureLevels; }
@@ -208,7 +210,7 @@ class FigureProblem {
   static std::vector<int> flatten(const std::vector<OrderStep>& order);
   Plan make_plan(std::uint64_t missing, const std::vector<std::pair<int, int>>& less) const;
   void add_place(Plan& plan, int free, int point, const Determination* det, bool implied, std::vector<int>& open,
-                 std::uint64_t& placed, const std::vector<std::pair<int, int>>& less) const;
+                 std::uint64_t& placed, const std::vector<std::pair<int, int>>& less, std::uint64_t same_step = 0) const;
   std::vector<int> sums_for(std::uint64_t missing) const;
   bool complements(int sum) const;
   // a != b in f with a + b = r; rf is f bit-reversed.
