@@ -349,6 +349,44 @@ TEST(Figure, CountsEqualAHashSetOfCanonicalFormsOverEveryLabelling) {
   }
 }
 
+// Random small figures (lines of 2..4 points, every sum, two spare
+// numbers): the search with the algebra and with single lines alone, each
+// against brute force.  The random figures found kChainedLines.
+TEST(Figure, RandomFiguresEqualBruteForce) {
+  std::mt19937 rng(4401);
+  int tried = 0;
+  std::uint64_t found = 0;
+  while (tried < 16) {
+    const int P = 5 + static_cast<int>(rng() % 3), L = 3 + static_cast<int>(rng() % 3);
+    nlohmann::json points = nlohmann::json::array(), lines = nlohmann::json::array();
+    for (int p = 0; p < P; ++p) points.push_back(std::string(1, static_cast<char>('a' + p)));
+    std::vector<int> on(static_cast<std::size_t>(P));
+    for (int l = 0; l < L; ++l) {
+      std::set<int> pts;
+      while (pts.size() < 2 + rng() % 3) pts.insert(static_cast<int>(rng() % static_cast<unsigned>(P)));
+      nlohmann::json line = nlohmann::json::array();
+      for (int p : pts) line.push_back(points[static_cast<std::size_t>(p)]), ++on[static_cast<std::size_t>(p)];
+      lines.push_back(line);
+    }
+    std::set<nlohmann::json> distinct(lines.begin(), lines.end());
+    if (distinct.size() != lines.size() || std::count(on.begin(), on.end(), 0) > 0) continue;  // not a valid figure
+    ++tried;
+    const nlohmann::json spec{{"name", "figure"},
+                              {"figure", {{"points", points}, {"lines", lines}, {"numbers", "1.." + std::to_string(P + 2)}}}};
+    const magic::FigureSpec f = magic::figure_spec_from_json(spec);
+    const auto run = magic::run_spec(spec, {.threads = 2});
+    const Brute b = brute_force(f, group_of(run.problem, f.n_points()));
+    EXPECT_EQ(run.result.unique, b.unique) << spec.dump();
+    EXPECT_EQ(run.result.total, b.total) << spec.dump();
+    EXPECT_EQ(run.result.by_key, b.by_sum) << spec.dump();
+    const auto single = magic::run(magic::FigureProblem(f, false), {.threads = 2});
+    EXPECT_EQ(single.unique, b.unique) << spec.dump() << " (single lines)";
+    EXPECT_EQ(single.digest, run.result.digest) << spec.dump() << " (single lines)";
+    found += b.unique;
+  }
+  EXPECT_GT(found, 100u) << "the random figures had almost nothing to find";
+}
+
 // ---- against the families written by hand ---------------------------------
 
 // by_key too for a star (by_sum); a square's by_key is something else.
