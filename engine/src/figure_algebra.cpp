@@ -12,13 +12,14 @@ namespace {
 using Row = std::vector<std::int64_t>;  // the open points' coefficients, then the lines'
 
 // a := fa * a - fb * b, then divided by the gcd of its entries; false when
-// an entry would leave int64.
+// an entry would leave +-2^62 (so std::gcd never sees INT64_MIN).
 bool eliminate(Row& a, std::int64_t fa, const Row& b, std::int64_t fb) {
+  constexpr std::int64_t kLimit = std::int64_t{1} << 62;
   std::int64_t g = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     std::int64_t x = 0, y = 0;
     if (__builtin_mul_overflow(a[i], fa, &x) || __builtin_mul_overflow(b[i], fb, &y) ||
-        __builtin_sub_overflow(x, y, &a[i]))
+        __builtin_sub_overflow(x, y, &a[i]) || a[i] > kLimit || a[i] < -kLimit)
       return false;
     g = std::gcd(g, a[i]);
   }
