@@ -249,6 +249,29 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
   return plan;
 }
 
+FigureProblem::Step& FigureProblem::step_at(Plan& plan, std::size_t i) {
+  return i == 0 ? plan.prologue : plan.steps[i - 1];
+}
+
+// The step (0: the prologue) that places each point.
+std::vector<std::size_t> FigureProblem::steps_of_points(Plan& plan) const {
+  std::vector<std::size_t> step_of(static_cast<std::size_t>(P_));
+  for (std::size_t i = 0; i <= plan.steps.size(); ++i) {
+    const Step& st = step_at(plan, i);
+    for (std::uint16_t k = st.first; k < st.first + st.count; ++k) step_of[plan.places[k].point] = i;
+  }
+  return step_of;
+}
+
+// A determined place's formula, d x = sum of lambda_l (S - part_l), as its
+// net coefficient on each point: minus the sum of lambda over its lines.
+std::vector<std::int64_t> FigureProblem::weights(const Plan& plan, const Place& pl) const {
+  std::vector<std::int64_t> w(static_cast<std::size_t>(P_));
+  for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
+    for (int p : spec_.lines[plan.terms[t].line]) w[static_cast<std::size_t>(p)] -= plan.terms[t].lambda;
+  return w;
+}
+
 // Each step's unit masks and pairs, moved as early as the points they read
 // allow (at least two steps early: the step before does them itself).
 // One Lookahead at each step where another of them becomes known, with
@@ -256,11 +279,7 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
 // still has a candidate, before the picks between.
 void FigureProblem::plan_lookaheads(Plan& plan) const {
   const std::size_t n_steps = plan.steps.size() + 1;  // 0: the prologue
-  auto step_at = [&](std::size_t i) -> Step& { return i == 0 ? plan.prologue : plan.steps[i - 1]; };
-  std::vector<std::size_t> step_of(static_cast<std::size_t>(P_));
-  for (std::size_t i = 0; i < n_steps; ++i)
-    for (std::uint16_t k = step_at(i).first; k < step_at(i).first + step_at(i).count; ++k)
-      step_of[plan.places[k].point] = i;
+  const std::vector<std::size_t> step_of = steps_of_points(plan);
   auto latest = [&](std::uint64_t points) {
     std::size_t t = 0;
     for (; points; points &= points - 1) t = std::max(t, step_of[static_cast<std::size_t>(std::countr_zero(points))]);
@@ -269,16 +288,14 @@ void FigureProblem::plan_lookaheads(Plan& plan) const {
   std::vector<std::vector<Lookahead>> at(n_steps);
   std::vector<std::vector<std::vector<std::uint16_t>>> places_at(n_steps);
   for (std::size_t t = 2; t < n_steps; ++t) {
-    const Step& st = step_at(t);
+    const Step& st = step_at(plan, t);
     const Place& target = plan.places[st.first];
     // (when known, place index) of each unit mask
     std::vector<std::pair<std::size_t, std::uint16_t>> known;
     for (std::uint16_t k = st.first + 1; k < st.first + st.count; ++k) {
       const Place& pl = plan.places[k];
       if (pl.unit == 0) continue;
-      std::vector<std::int64_t> w(static_cast<std::size_t>(P_));
-      for (std::uint16_t f = pl.term0; f < pl.term0 + pl.nterm; ++f)
-        for (int p : spec_.lines[plan.terms[f].line]) w[static_cast<std::size_t>(p)] -= plan.terms[f].lambda;
+      const std::vector<std::int64_t> w = weights(plan, pl);
       std::uint64_t reads = 0;
       for (int p = 0; p < P_; ++p)
         if (w[static_cast<std::size_t>(p)] != 0 && p != pl.point && p != target.point) reads |= 1ull << p;
@@ -300,7 +317,7 @@ void FigureProblem::plan_lookaheads(Plan& plan) const {
     }
   }
   for (std::size_t i = 0; i < n_steps; ++i) {
-    Step& st = step_at(i);
+    Step& st = step_at(plan, i);
     st.ahead0 = static_cast<std::uint16_t>(plan.aheads.size());
     for (std::size_t a = 0; a < at[i].size(); ++a) {
       Lookahead la = at[i][a];
@@ -320,27 +337,23 @@ void FigureProblem::plan_lookaheads(Plan& plan) const {
 // between.
 void FigureProblem::hoist_congruences(Plan& plan) const {
   const std::size_t n_steps = plan.steps.size() + 1;  // 0: the prologue
-  auto step_at = [&](std::size_t i) -> Step& { return i == 0 ? plan.prologue : plan.steps[i - 1]; };
-  std::vector<int> step_of(static_cast<std::size_t>(P_));
+  const std::vector<std::size_t> step_of = steps_of_points(plan);
   using Terms = std::vector<std::pair<std::uint8_t, std::int32_t>>;
   std::vector<std::vector<std::pair<Congruence, Terms>>> at(n_steps);
   for (std::size_t i = 0; i < n_steps; ++i) {
-    const Step& st = step_at(i);
+    const Step& st = step_at(plan, i);
     for (std::uint16_t k = st.first; k < st.first + st.count; ++k) {
       const Place& pl = plan.places[k];
-      step_of[pl.point] = static_cast<int>(i);
       if (pl.d == 1) continue;
-      std::vector<std::int64_t> w(static_cast<std::size_t>(P_));
-      for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
-        for (int p : spec_.lines[plan.terms[t].line])
-          if (p != pl.point) w[static_cast<std::size_t>(p)] -= plan.terms[t].lambda;
+      std::vector<std::int64_t> w = weights(plan, pl);
+      w[pl.point] = 0;
       Terms terms;
       std::size_t when = 0;
       for (int p = 0; p < P_; ++p) {
         const std::int64_t r = ((w[static_cast<std::size_t>(p)] % pl.d) + pl.d) % pl.d;
         if (r == 0) continue;
         terms.emplace_back(static_cast<std::uint8_t>(p), static_cast<std::int32_t>(r));
-        when = std::max(when, static_cast<std::size_t>(step_of[static_cast<std::size_t>(p)]));
+        when = std::max(when, step_of[static_cast<std::size_t>(p)]);
       }
       if (when >= i) continue;  // the test at the point itself is as early
       at[when].emplace_back(Congruence{pl.d, static_cast<std::int32_t>(((pl.lsum % pl.d) + pl.d) % pl.d), 0, 0},
@@ -348,7 +361,7 @@ void FigureProblem::hoist_congruences(Plan& plan) const {
     }
   }
   for (std::size_t i = 0; i < n_steps; ++i) {
-    Step& st = step_at(i);
+    Step& st = step_at(plan, i);
     st.cong0 = static_cast<std::uint16_t>(plan.congruences.size());
     for (auto& [g, terms] : at[i]) {
       g.term0 = static_cast<std::uint16_t>(plan.cterms.size());
@@ -402,13 +415,12 @@ void FigureProblem::add_place(Plan& plan, int free, int point, const Determinati
     // is evaluated before the step places anything, so it needs the
     // formula to read none of the points determined earlier in the step
     // (true of the algebra's; a chain of single lines may read them).
-    std::vector<std::int64_t> w(static_cast<std::size_t>(P_));
     for (const auto& [l, lambda] : det->lambda) {
       pl.lsum += static_cast<std::int32_t>(lambda);
       plan.terms.push_back(Term{static_cast<std::uint8_t>(l), static_cast<std::int32_t>(lambda)});
-      for (int p : spec_.lines[static_cast<std::size_t>(l)]) w[static_cast<std::size_t>(p)] -= lambda;
     }
     pl.nterm = static_cast<std::uint16_t>(plan.terms.size() - pl.term0);
+    const std::vector<std::int64_t> w = weights(plan, pl);
     bool reads_step = false;
     for (std::uint64_t b = same_step; b; b &= b - 1) reads_step = reads_step || w[static_cast<std::size_t>(std::countr_zero(b))] != 0;
     const std::int64_t on_free = free >= 0 ? w[static_cast<std::size_t>(free)] : 0;

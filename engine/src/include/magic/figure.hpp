@@ -235,6 +235,9 @@ class FigureProblem {
   void take_determined(State& s, const Plan& plan, const Step& st) const;
   bool congruent(const State& s, const Plan& plan, const Step& st) const;
   void hoist_congruences(Plan& plan) const;
+  static Step& step_at(Plan& plan, std::size_t i);
+  std::vector<std::size_t> steps_of_points(Plan& plan) const;
+  std::vector<std::int64_t> weights(const Plan& plan, const Place& pl) const;
   Solution values_of(const State& s) const;
 
   FigureSpec spec_;
