@@ -6,6 +6,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "layout.hpp"
 #include "magic/io.hpp"
 #include "magic/records.hpp"
 #include "magic/reproduce.hpp"
@@ -17,21 +18,25 @@ struct ReproduceArgs {
   std::string out = "results";
   bool full = false;
   unsigned threads = 0;
-  std::string data;
+  std::string documents;
+  std::string data;  // the data directory (layout.hpp), "" for the default
   bool no_baselines = false;
   bool all_baselines = false;
   bool quiet = false;
   bool records = false;
-  std::string records_dir = "data/records";
+  std::string records_dir;  // "" for <data>/records
   double rerun_under = 600;
 };
 
-std::string self_path() {
+// The layout, with --data checked: a directory, not the documents file
+// this option once took.
+Layout layout_of(const ReproduceArgs& a) {
   std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : exe.string();
+  if (!a.data.empty() && !std::filesystem::is_directory(a.data, ec))
+    throw UsageError("--data " + a.data + " is not a directory (--data names the data directory, with records/; " +
+                     "a documents file goes to --documents)");
+  return find_layout(a.data);
 }
-std::string bin_dir() { return std::filesystem::path(self_path()).parent_path().string(); }
 
 std::function<void(const std::string&)> step_printer(bool quiet, bool& tty) {
   tty = !quiet && ::isatty(STDERR_FILENO);
@@ -43,7 +48,7 @@ std::function<void(const std::string&)> step_printer(bool quiet, bool& tty) {
 // `reproduce --records`: every record run checked; exit 1 if one differs.
 int check_records(const ReproduceArgs& a) {
   magic::RecordsOptions ro;
-  ro.dir = a.records_dir;
+  ro.dir = a.records_dir.empty() ? layout_of(a).data + "/records" : a.records_dir;
   ro.self = self_path();
   ro.out_dir = (std::filesystem::path(a.out) / "records").string();
   ro.threads = a.threads;
@@ -77,7 +82,10 @@ void add_reproduce(CLI::App& app, Action& action) {
       "circles up to n=15, stars up to n=11, about 15 seconds on 2 cores (default)");
   sub->add_flag("--full", a->full, "also circles n=16 and 17, stars n=12 and 13, all 5x5 magic squares (about 1 minute), and the maenjin2 port at n=15")->excludes(quick);
   sub->add_option("--threads,-t", a->threads, "worker threads (default: all cores)")->transform(whole_number() & CLI::Range(1u, 4096u));
-  sub->add_option("--data", a->data, "documents data file (default: the copy built in)");
+  sub->add_option("--documents", a->documents, "documents data file (default: the copy built in)");
+  sub->add_option("--data", a->data,
+                  "data directory, with records/ and figures/ (default: share/magic-enum when installed, the "
+                  "source tree's data/ when run from the build)");
   auto* none = sub->add_flag("--no-baselines", a->no_baselines, "skip timing the ports of the documents' algorithms");
   sub->add_flag("--all-baselines", a->all_baselines,
                 "also time the ports that take many minutes (maenjin2 at n=16 and 17, about an hour)")
@@ -86,8 +94,8 @@ void add_reproduce(CLI::App& app, Action& action) {
   sub->add_flag("--records", a->records,
                 "check the record runs instead: rerun each whose run takes under --rerun-under seconds here, add up each "
                 "journal, verify listed solutions");
-  sub->add_option("--records-dir", a->records_dir, "where the records are (one folder per count)")
-      ->capture_default_str();
+  sub->add_option("--records-dir", a->records_dir,
+                  "where the records are, one folder per count (default: records/ in the data directory)");
   sub->add_option("--rerun-under", a->rerun_under,
                   "with --records: rerun a record whose run would take fewer seconds than this here (its CPU "
                   "seconds / threads); 0 checks the saved files only")
@@ -97,8 +105,9 @@ void add_reproduce(CLI::App& app, Action& action) {
     action = [a]() -> int {
       if (a->records) return check_records(*a);
       magic::ReproduceOptions ro;
-      ro.documents = magic::parse_json(a->data.empty() ? std::string(magic::embedded_documents())
-                                                       : magic::read_file(a->data),
+      const Layout layout = layout_of(*a);
+      ro.documents = magic::parse_json(a->documents.empty() ? std::string(magic::embedded_documents())
+                                                            : magic::read_file(a->documents),
                                        "documents data file");
       if (!ro.documents.is_object() || !ro.documents.contains("rows") || !ro.documents.at("rows").is_array())
         throw UsageError("bad documents data file: no \"rows\" array");
@@ -106,7 +115,7 @@ void add_reproduce(CLI::App& app, Action& action) {
       ro.full = a->full;
       ro.all_baselines = a->all_baselines;
       ro.threads = a->threads;
-      if (!a->no_baselines) ro.baseline_dir = bin_dir();
+      if (!a->no_baselines) ro.baseline_dir = layout.helpers;
       bool tty = false;
       ro.on_step = step_printer(a->quiet, tty);
       try {

@@ -56,9 +56,13 @@ int main(int argc, char** argv) {
   const cli::cluster::MpiSession mpi(argc, argv);
   // Help, versions and summaries come from rank 0 alone.
   if (!cli::cluster::primary()) std::cout.setstate(std::ios::badbit);
-  CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars and circles"};
+  // Named, so that usage lines (and the man page made from them) say
+  // magic-enum, not the path it was run by.
+  CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars, circles and figures",
+               "magic-enum"};
+  // The version, the commit it was built from, and the compiler.
   app.set_version_flag("--version", std::string("magic-enum ") + magic::BuildInfo::version() + " (source " +
-                                           magic::BuildInfo::source() + ")");
+                                           magic::BuildInfo::source() + ", " + magic::BuildInfo::compiler() + ")");
   app.require_subcommand(1);
   std::string codes;
   for (const auto& e : cli::kExitCodes)

@@ -2,8 +2,9 @@
 # CI after scripts/test.sh: the unit tests under ASan+UBSan (but $heavy), the runner's
 # contract suite under TSan, and every libFuzzer target for FUZZ_SECONDS
 # (default 60) each, two at a time.  Any sanitizer report or fuzz finding
-# fails the run.  Each step prints its wall time.  Usage: ci-extra.sh [asan]
-# [tsan] [fuzz] (default: all three).  Build dirs: build-asan (the ASan+UBSan
+# fails the run.  First, `install`: the Release tree installed, packaged and
+# used as a user would (scripts/ci-install.sh).  Each step prints its wall
+# time.  Usage: ci-extra.sh [install] [asan] [tsan] [fuzz] (default: all four).  Build dirs: build-asan (the ASan+UBSan
 # tests and the fuzzers: one tree, coverage only on the readers) and
 # build-tsan.
 #
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 bash scripts/deps.sh
 steps=("$@")
-((${#steps[@]})) || steps=(asan tsan fuzz)
+((${#steps[@]})) || steps=(install asan tsan fuzz)
 jobs=$(nproc)
 fuzz_seconds=${FUZZ_SECONDS:-60}
 # Sanitizer reports also go to files here: a report from a child process
@@ -179,9 +180,11 @@ fuzz() {
   done
 }
 
+install() { bash scripts/ci-install.sh; }
+
 for s in "${steps[@]}"; do
   case $s in
-    asan | tsan | fuzz) timed "$s (total)" "$s" ;;
-    *) echo "usage: $0 [asan] [tsan] [fuzz]" >&2; exit 2 ;;
+    install | asan | tsan | fuzz) timed "$s (total)" "$s" ;;
+    *) echo "usage: $0 [install] [asan] [tsan] [fuzz]" >&2; exit 2 ;;
   esac
 done

@@ -13,6 +13,9 @@ pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nloh
       googletest libgtest-dev libbenchmark-dev libnauty2-dev hyperfine librsvg2-bin libxml2-utils
       # scripts/check-journal-shards.py, and the test that runs it
       python3
+      # the man page (help2man), the Debian package (dpkg-dev's dpkg-shlibdeps,
+      # lintian) and man -w in CI's install check
+      help2man dpkg-dev lintian man-db
       # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer
       # runtimes, and llvm-symbolizer for readable stack traces.
       clang libclang-rt-14-dev llvm)

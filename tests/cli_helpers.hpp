@@ -50,7 +50,11 @@ inline CliRun run_cli_raw(const std::string& command, const std::string& stdin_t
 }
 
 inline CliRun run_cli(const std::string& args, const std::string& stdin_text = "") {
-  return run_cli_raw(std::string(MAGIC_BIN) + " " + args, stdin_text);
+  // Appended, not `a + " " + b`: g++ 12 sees a false -Warray-bounds in that.
+  std::string command = MAGIC_BIN;
+  command += ' ';
+  command += args;
+  return run_cli_raw(command, stdin_text);
 }
 
 // A usage error: exit 2, exactly one line on stderr, no crash text.

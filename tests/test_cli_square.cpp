@@ -50,7 +50,7 @@ TEST(CliSquare, ResultNamesTheSourceCommit) {
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string source = nlohmann::json::parse(r.out).at("run").at("source").get<std::string>();
   const CliRun v = run_cli("--version");
-  EXPECT_NE(v.out.find("(source " + source + ")"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("(source " + source + ", "), std::string::npos) << v.out;
   if (source == "unknown") GTEST_SKIP() << "built outside a git checkout";
   const bool dirty = source.size() == 18 && source.substr(12) == "-dirty";
   ASSERT_TRUE(source.size() == 12 || dirty) << source;

@@ -181,7 +181,7 @@ TEST(Reproduce, AWrongDocumentCountIsReportedAsMismatch) {
   d["rows"] = nlohmann::json::array({row});
   const ScratchDir dir("reproduce_mismatch");
   std::ofstream(dir / "docs.json") << d.dump();
-  const auto r = run_cli("reproduce -q --no-baselines --out " + (dir / "out").string() + " --data " +
+  const auto r = run_cli("reproduce -q --no-baselines --out " + (dir / "out").string() + " --documents " +
                          (dir / "docs.json").string());
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.out.find("MISMATCH"), std::string::npos) << r.out;
@@ -190,8 +190,8 @@ TEST(Reproduce, AWrongDocumentCountIsReportedAsMismatch) {
 TEST(Reproduce, BadDataFileIsAUsageError) {
   const ScratchDir dir("reproduce_bad");
   std::ofstream(dir / "bad.json") << "{not json";
-  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "bad.json").string()));
-  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --data " + (dir / "missing.json").string()));
+  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --documents " + (dir / "bad.json").string()));
+  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --documents " + (dir / "missing.json").string()));
   EXPECT_CLEAN_ERROR(run_cli("reproduce --quick --full"));
   EXPECT_CLEAN_ERROR(run_cli("reproduce --no-baselines --all-baselines"));
   auto d = documents();
@@ -199,7 +199,7 @@ TEST(Reproduce, BadDataFileIsAUsageError) {
   row["baseline"]["when"] = "sometimes";
   d["rows"] = nlohmann::json::array({row});
   std::ofstream(dir / "when.json") << d.dump();
-  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --out " + (dir / "out").string() + " --data " + (dir / "when.json").string()));
+  EXPECT_CLEAN_ERROR(run_cli("reproduce -q --out " + (dir / "out").string() + " --documents " + (dir / "when.json").string()));
 }
 
 // Every shape reproduce() cannot use is a SpecError before any work, never a
@@ -264,7 +264,7 @@ TEST(Reproduce, RowsThatWouldOverwriteOrMisreportAreRefused) {
   // Through the command: exit 2 before any work, not a MISMATCH (exit 1).
   const ScratchDir dir("reproduce_rows");
   std::ofstream(dir / "docs.json") << rows({with_count("6")}).dump();
-  const auto r = run_cli("reproduce -q --no-baselines --out " + (dir / "out").string() + " --data " +
+  const auto r = run_cli("reproduce -q --no-baselines --out " + (dir / "out").string() + " --documents " +
                          (dir / "docs.json").string());
   EXPECT_CLEAN_ERROR(r);
   EXPECT_NE(r.err.find("counts.unique"), std::string::npos) << r.err;
@@ -285,7 +285,7 @@ TEST(Reproduce, AnInterruptSaysWhatWasDoneAndWritesNoReport) {
   std::ofstream(dir / "docs.json") << d.dump();
   const std::string err = (dir / "err").string(), out = (dir / "out").string(), docs = (dir / "docs.json").string();
   magic::Process p = magic::start_process(
-      {MAGIC_BIN, "reproduce", "-t", "1", "--no-baselines", "--out", out, "--data", docs},
+      {MAGIC_BIN, "reproduce", "-t", "1", "--no-baselines", "--out", out, "--documents", docs},
       {.output_file = "/dev/null", .error_file = err});
   // The first row (the 3x3 square) takes milliseconds; star n = 13 on one
   // thread takes seconds: the signal comes while it runs.
@@ -312,7 +312,7 @@ TEST(Reproduce, RowsWriteTheKeysThatJsonWrites) {
   ASSERT_EQ(rows.size(), 3u);
   const ScratchDir dir("reproduce_keys");
   std::ofstream(dir / "docs.json") << nlohmann::json{{"rows", rows}}.dump();
-  const auto r = run_cli("reproduce -q --no-baselines -t 1 --out " + (dir / "out").string() + " --data " +
+  const auto r = run_cli("reproduce -q --no-baselines -t 1 --out " + (dir / "out").string() + " --documents " +
                          (dir / "docs.json").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto keys = [](const nlohmann::json& j) {

@@ -1,0 +1,30 @@
+#pragma once
+// Where the program finds its data and its helper programs, built or
+// installed.  The same binary works in both places:
+//
+//   run from the build tree          installed under a prefix P
+//   <build>/bin/magic-enum           P/bin/magic-enum
+//   data:    <source>/data           P/share/magic-enum
+//   helpers: <build>/bin             P/libexec/magic-enum
+//
+// The data directory holds documents.json, known_counts.json, figures/
+// and records/; the helpers are the ports of the documents' programs that
+// `reproduce` times (baseline-*).  `--data DIR` overrides the data.
+#include <string>
+
+namespace cli {
+
+struct Layout {
+  std::string data;     // the data directory
+  std::string helpers;  // where baseline-* are
+  bool installed = false;
+};
+
+// The layout of the running binary; `data_override` (from --data), when
+// not empty, replaces the data directory.
+Layout find_layout(const std::string& data_override = "");
+
+// The running binary's path ("" when the system will not say).
+std::string self_path();
+
+}  // namespace cli

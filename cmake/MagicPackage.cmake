@@ -1,0 +1,37 @@
+# cpack -G DEB: magic-enum_<version>_amd64.deb, installing under /usr what
+# cmake --install installs (cmake/MagicInstall.cmake).  Depends comes from
+# dpkg-shlibdeps (Debian: dpkg-dev).
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME magic-enum)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "exhaustive, parallel enumeration of magic squares, stars and figures")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "Counts magic squares, magic stars, magic circles, completions of partly\n"
+  "filled squares and any magic figure described in a JSON file, exactly and\n"
+  "up to symmetry, on every core, with checkpoints, shards, MPI, an\n"
+  "independent checker and a digest of every result set.")
+string(REPLACE ";" "" CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "magic-enum maintainers <maintainers@magic-enum.invalid>")
+set(CPACK_DEBIAN_PACKAGE_SECTION math)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
+  OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+# magic-enum, and (when built) magic-enum-mpi beside it.
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL main)
+if(TARGET magic-enum-mpi)
+  list(APPEND CPACK_COMPONENTS_ALL mpi)
+endif()
+set(CPACK_DEBIAN_MAIN_PACKAGE_NAME magic-enum)
+# The engine library and headers come along; a program linking them needs these.
+set(CPACK_DEBIAN_MAIN_PACKAGE_SUGGESTS "libtbb-dev, nlohmann-json3-dev, libxxhash-dev, libnauty2-dev, pkg-config")
+set(CPACK_DEBIAN_MPI_PACKAGE_NAME magic-enum-mpi)
+set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "magic-enum (= ${PROJECT_VERSION})")
+set(CPACK_COMPONENT_MPI_DESCRIPTION "magic-enum-mpi: the magic-enum command line across MPI ranks (Open MPI)")
+set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/packages)
+include(CPack)

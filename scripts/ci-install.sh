@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# CI: magic-enum as a user installs it, from the Release tree scripts/test.sh
+# built (build/, or BUILD_DIR).
+#   1. cmake --install to a temp prefix; from outside the source tree, the
+#      installed program reproduces the documents (26/26) and finds the
+#      installed records;
+#   2. examples/count_stars builds against that prefix, with find_package
+#      and with pkg-config, and prints the {8/2} count (112);
+#   3. cpack -G DEB: lintian finds no error; the packages install with
+#      apt-get, run (--version, star --n 8, man -w) and remove cleanly.
+# It installs into the system (step 3), so it is CI's, not the README's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=$root/${BUILD_DIR:-build}
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+work=$(mktemp -d "${TMPDIR:-/tmp}/magic-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+step() { echo "== install: $*" >&2; }
+fail() { echo "error: $*" >&2; exit 1; }
+
+step "cmake --install to $prefix"
+cmake --build "$build" --target magic-enum magic_docs >/dev/null
+cmake --install "$build" --prefix "$prefix" >/dev/null
+[ -x "$prefix/bin/magic-enum" ] || fail "no bin/magic-enum under the prefix"
+[ -f "$prefix/share/man/man1/magic-enum.1.gz" ] || fail "no man page under the prefix"
+
+step "reproduce --quick from outside the source tree"
+(cd "$work" && "$prefix/bin/magic-enum" reproduce --quick --out "$work/R" -q >"$work/reproduce.txt")
+grep -q '"all_match": true' "$work/R/report.json" || fail "the installed program does not reproduce the documents"
+rows=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['rows']))" "$work/R/report.json")
+echo "   $rows rows, all match" >&2
+(cd "$work" && "$prefix/bin/magic-enum" reproduce --records --rerun-under 0 --out "$work/R2" -q >"$work/records.txt")
+grep -q '^star-16: agrees' "$work/records.txt" || fail "the installed program does not find its records"
+
+step "examples/count_stars against the prefix"
+cmake -S examples/count_stars -B "$work/example" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/example" >/dev/null
+"$work/example/count_stars" | tee "$work/example.txt" >&2
+grep -q '^{8/2} stars: 112 ' "$work/example.txt" || fail "count_stars (find_package) did not print 112"
+# shellcheck disable=SC2046
+g++ -o "$work/count_stars_pc" examples/count_stars/main.cpp \
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs magic-enum)
+"$work/count_stars_pc" | grep -q '^{8/2} stars: 112 ' || fail "count_stars (pkg-config) did not print 112"
+
+step "cpack -G DEB, lintian"
+rm -rf "$build/packages"
+(cd "$build" && cpack -G DEB >/dev/null)
+debs=("$build"/packages/*.deb)
+ls -l "${debs[@]}" >&2
+lintian --fail-on error --allow-root "${debs[@]}" >&2
+
+step "apt-get install, run, remove"
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${debs[@]}" >/dev/null
+trap 'DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq magic-enum magic-enum-mpi >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+(cd "$work" && magic-enum --version && magic-enum star --n 8 -q --json - | grep -q '"unique": 112' && man -w magic-enum) >&2 ||
+  fail "the installed package does not run"
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq magic-enum magic-enum-mpi >/dev/null
+! command -v magic-enum >/dev/null || fail "magic-enum is still there after apt-get remove"
+[ ! -e /usr/share/magic-enum ] || fail "/usr/share/magic-enum is still there after apt-get remove"
+echo "   installed, ran and removed" >&2
