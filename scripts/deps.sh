@@ -16,6 +16,8 @@ pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nloh
       # the man page (help2man), the Debian package (dpkg-dev's dpkg-shlibdeps,
       # lintian) and man -w in CI's install check
       help2man dpkg-dev lintian man-db
+      # the Python module (-DMAGIC_PYTHON=ON) and its tests
+      pybind11-dev python3-dev python3-pytest
       # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer
       # runtimes, and llvm-symbolizer for readable stack traces.
       clang libclang-rt-14-dev llvm)

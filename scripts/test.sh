@@ -4,9 +4,10 @@
 # The suite runs in an empty temp dir and fails if it leaves files there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The suite covers magic-enum-mpi too (tests labelled `mpi`, under mpirun).
+# The suite covers magic-enum-mpi too (tests labelled `mpi`, under mpirun),
+# and the Python module (pytest, tests/python, label `python`).
 bash scripts/deps.sh --mpi
-bash scripts/build.sh -DMAGIC_WITH_MPI=ON
+bash scripts/build.sh -DMAGIC_WITH_MPI=ON -DMAGIC_PYTHON=ON
 if [ "${MAGIC_SLOW_TESTS:-0}" = 1 ]; then
   bash scripts/ctest-clean.sh "${BUILD_DIR:-build}" -j"$(nproc)"
 else

@@ -203,6 +203,7 @@ std::optional<CircleSolution> CircleMultiplierProblem::circle_of(const std::uint
 }
 
 CircleSpec circle_spec_from_json(const nlohmann::json& spec) {
+  check_spec_fields(spec, "circle", {"name", "n", "method"});
   if (!spec.contains("n") || !spec.at("n").is_number_integer())
     throw SpecError("circle spec needs an integer \"n\": " + spec.dump());
   std::optional<CircleMethod> method;

@@ -1,6 +1,7 @@
 #include "magic/complete.hpp"
 
 #include "magic/io.hpp"
+#include "magic/spec_int.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -201,6 +202,8 @@ std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind) {
 }
 
 CompleteSpec complete_spec_from_json(const nlohmann::json& spec) {
+  // "givens" and "order" are what a result file's problem adds.
+  check_spec_fields(spec, "complete", {"name", "grid", "kind", "mode", "givens", "order"});
   if (!spec.contains("grid")) throw SpecError("complete spec needs a \"grid\": " + spec.dump());
   const auto& grid = spec.at("grid");
   CompleteSpec cs;

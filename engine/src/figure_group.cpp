@@ -140,13 +140,11 @@ StabilizerChain::StabilizerChain(int n, const std::vector<PointPerm>& generators
         added = true;
       }
   }
-  unsigned __int128 order = 1;
-  for (const Level& l : levels_) {
-    order *= l.orbit.size();
-    if (order > (static_cast<unsigned __int128>(1) << 62))
+  std::uint64_t order = 1;
+  for (const Level& l : levels_)
+    if (__builtin_mul_overflow(order, std::uint64_t{l.orbit.size()}, &order) || order > (std::uint64_t{1} << 62))
       throw SpecError("the figure's symmetry group has more than 2^62 elements, too many to count labellings by");
-  }
-  order_ = static_cast<std::uint64_t>(order);
+  order_ = order;
 }
 
 void StabilizerChain::build_orbit(std::size_t i) {

@@ -251,10 +251,7 @@ FigureSpec figure_spec_from_json(const nlohmann::json& spec) {
   const std::string what = "figure";
   // "group" is what a result file's problem adds (the group found); it is
   // found again from the figure.
-  static const std::set<std::string> known = {"name", "figure", "builtin", "numbers", "sum", "equal_lines",
-                                              "symmetry_breaking", "group"};
-  for (const auto& [key, v] : spec.items())
-    if (!known.count(key)) fail(what, "unknown spec field " + in_quotes(key));
+  check_spec_fields(spec, what, {"name", "figure", "builtin", "numbers", "sum", "equal_lines", "symmetry_breaking", "group"});
   const bool has_builtin = spec.contains("builtin"), has_figure = spec.contains("figure");
   if (!has_builtin && !has_figure) fail(what, "the spec needs a \"figure\" or a \"builtin\" name");
   std::string builtin;

@@ -27,6 +27,7 @@ bool square_small_handles(const SquareSpec& spec) {
 
 SquareSpec square_spec_from_json(const nlohmann::json& spec) {
   SquareSpec s;
+  check_spec_fields(spec, "square", {"name", "order", "kind", "symmetry_breaking", "center", "diagonal"});
   try {
     s.order = spec_int(spec.at("order"), "square order");
     const std::string kind = spec.value("kind", "magic");

@@ -142,6 +142,7 @@ StarSpec normalize_star(StarSpec spec) {
 
 StarSpec star_spec_from_json(const nlohmann::json& j) {
   StarSpec s;
+  check_spec_fields(j, "star", {"name", "n", "numbers", "equal_lines", "sum", "symmetry_breaking", "solver"});
   try {
     s.n = spec_int(j.at("n"), "star n");
     if (j.contains("numbers")) {

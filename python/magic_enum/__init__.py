@@ -1,0 +1,137 @@
+"""magic-enum from Python: exact counts of magic squares, stars, circles,
+completions and figures, the same results as the ``magic-enum`` command's
+``--json``.
+
+>>> import magic_enum
+>>> magic_enum.count("star", n=8)["counts"]["unique"]
+112
+>>> first = next(magic_enum.solutions("circle", n=8))
+
+A search's spec is the JSON ``problem`` of its result (docs/json.md): the
+family's name, then its fields as keyword arguments (``n=12``,
+``order=4, kind="pandiagonal"``, ``figure={...}`` or ``builtin="hexagon-3"``).
+The run options are those the CLI shares: ``threads``, ``split_depth``,
+``shard``, ``checkpoint``, ``checkpoint_interval``, ``limit``, ``dedup``,
+``adaptive``.  Searches release the GIL; Ctrl-C raises KeyboardInterrupt
+within a second, and a run with a checkpoint resumes from it when called
+again.  A bad argument raises ValueError with the CLI's message.
+"""
+from __future__ import annotations
+
+import json as _json
+from typing import Any, Dict, Iterator, List, Optional
+
+from . import _core
+
+__all__ = ["count", "solutions", "Result", "Solution", "RUN_OPTIONS", "__version__"]
+
+_info = _core.build_info()
+__version__: str = _info["version"]
+
+#: The run options, as the CLI's common options name them (with _ for -).
+RUN_OPTIONS = ("threads", "split_depth", "shard", "checkpoint", "checkpoint_interval", "limit", "dedup", "adaptive")
+
+
+def _split(family: str, kwargs: Dict[str, Any]):
+    if not isinstance(family, str) or not family:
+        raise ValueError(f"the family is a name such as 'star' or 'square', got {family!r}")
+    options = {k: kwargs.pop(k) for k in RUN_OPTIONS if k in kwargs and kwargs[k] is not None}
+    if "checkpoint" in options:
+        options["checkpoint"] = str(options["checkpoint"])  # a pathlib.Path too
+    spec = {"name": family, **kwargs}
+    return spec, options
+
+
+class Result(dict):
+    """A search's result: the dict ``--json`` writes (``problem``,
+    ``counts``, ``digest``, ``exhaustive``, ``run`` and, when listed,
+    ``solutions``), with a picture for Jupyter."""
+
+    @property
+    def unique(self) -> int:
+        return self["counts"]["unique"]
+
+    @property
+    def total(self) -> Optional[int]:
+        return self["counts"].get("total")
+
+    @property
+    def digest(self) -> str:
+        return self["digest"]
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The result as JSON text (``magic-enum verify`` reads it)."""
+        return _json.dumps(dict(self), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Result":
+        """A result read back from JSON text, such as a ``--json`` file."""
+        data = _json.loads(text)
+        if not isinstance(data, dict) or "problem" not in data or "counts" not in data:
+            raise ValueError("not a magic-enum result: no 'problem' and 'counts'")
+        return cls(data)
+
+    def _repr_svg_(self) -> str:
+        return _core.render_svg(self["problem"], list(self.get("solutions", []))[:4])
+
+    def __repr__(self) -> str:
+        c = self["counts"]
+        total = f", total={c['total']}" if "total" in c else ""
+        return f"Result({self['problem'].get('name')}: unique={c['unique']}{total}, digest={self['digest']})"
+
+
+class Solution:
+    """One solution as the result lists it (``value``), with its problem,
+    so that Jupyter can draw it."""
+
+    __slots__ = ("problem", "value")
+
+    def __init__(self, problem: Dict[str, Any], value: Any) -> None:
+        self.problem = problem
+        self.value = value
+
+    def _repr_svg_(self) -> str:
+        return _core.render_svg(self.problem, [self.value])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Solution) and self.value == other.value and self.problem == other.problem
+
+    def __repr__(self) -> str:
+        return f"Solution({self.value!r})"
+
+
+def count(family: str, **kwargs: Any) -> Result:
+    """Counts the arrangements of one problem; the result as ``--json``
+    writes it.  ``count("star", n=12, threads=2)["counts"]["unique"]`` is
+    396930."""
+    spec, options = _split(family, dict(kwargs))
+    return Result(_core.run(spec, options))
+
+
+def solutions(family: str, **kwargs: Any) -> Iterator[Solution]:
+    """Every solution of one problem, in the order ``--solutions all`` lists
+    them, as the search finds them.  They pass through a bounded queue, so
+    memory stays flat however many there are; leaving the loop early stops
+    the search (saving its checkpoint, if it has one).
+
+    One thread by default: the solutions come out in task order, so with
+    more threads the tasks that finish ahead of the one being handed out
+    wait in memory with all their solutions (``threads=0`` for all cores,
+    when they are few)."""
+    kwargs.setdefault("threads", 1)
+    spec, options = _split(family, dict(kwargs))
+    stream = _core.Stream(spec, options)
+    problem = stream.problem
+
+    def generate() -> Iterator[Solution]:
+        try:
+            while True:
+                batch = stream.next_batch(256)
+                if not batch:
+                    return
+                for value in batch:
+                    yield Solution(problem, value)
+        finally:
+            stream.close()
+
+    return generate()

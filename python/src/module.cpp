@@ -1,0 +1,356 @@
+// magic_enum._core: the engine for Python (pybind11).  The Python package
+// (magic_enum/__init__.py) holds the face; this holds what must be C++:
+//
+//   run(spec, options)      one search, the GIL released, Ctrl-C honoured;
+//                           returns the result as --json writes it
+//   Stream(spec, options)   the same search in a thread of its own, its
+//                           solutions handed over through a bounded queue
+//   render_svg(problem, solutions)   the picture --svg draws
+//
+// JSON crosses as Python objects (dict, list, str, int, float, bool, None),
+// converted here, not through text.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include "magic/core/error.hpp"
+#include "magic/core/shard.hpp"
+#include "magic/job.hpp"
+#include "magic/result.hpp"
+#include "magic/svg.hpp"
+
+namespace py = pybind11;
+using nlohmann::json;
+
+namespace {
+
+// ---- JSON <-> Python ----------------------------------------------------
+
+py::object to_py(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null: return py::none();
+    case json::value_t::boolean: return py::bool_(j.get<bool>());
+    case json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
+    case json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
+    case json::value_t::number_float: return py::float_(j.get<double>());
+    case json::value_t::string: return py::str(j.get_ref<const std::string&>());
+    case json::value_t::array: {
+      py::list l(j.size());
+      for (std::size_t i = 0; i < j.size(); ++i) l[i] = to_py(j[i]);
+      return l;
+    }
+    case json::value_t::object: {
+      py::dict d;
+      for (const auto& [k, v] : j.items()) d[py::str(k)] = to_py(v);
+      return d;
+    }
+    default: throw py::value_error("a JSON value Python cannot hold");
+  }
+}
+
+json from_py(py::handle h) {
+  if (h.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
+  if (py::isinstance<py::int_>(h)) {
+    const auto v = h.cast<long long>();  // OverflowError past 64 bits
+    return v;
+  }
+  if (py::isinstance<py::float_>(h)) return h.cast<double>();
+  if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+  if (py::isinstance<py::dict>(h)) {
+    json o = json::object();
+    for (const auto& [k, v] : h.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(k)) throw py::value_error("a spec's keys are strings, got " + py::repr(k).cast<std::string>());
+      o[k.cast<std::string>()] = from_py(v);
+    }
+    return o;
+  }
+  if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
+    json a = json::array();
+    for (const auto& v : h) a.push_back(from_py(v));
+    return a;
+  }
+  throw py::value_error("cannot pass " + py::repr(h).cast<std::string>() + " to the engine (JSON values only)");
+}
+
+// ---- options --------------------------------------------------------------
+
+// The run options the CLI's common options set (apps/cli_common.cpp), by
+// their Python names; each is checked as the CLI checks it.
+magic::RunOptions run_options(const py::dict& o) {
+  magic::RunOptions ro;
+  for (const auto& [key, value] : o) {
+    const std::string k = key.cast<std::string>();
+    if (k == "threads") {
+      const long long t = value.cast<long long>();
+      if (t < 0 || t > 4096) throw py::value_error("threads must be 0 (all cores) .. 4096, got " + std::to_string(t));
+      ro.threads = static_cast<unsigned>(t);
+    } else if (k == "split_depth") {
+      const long long d = value.cast<long long>();
+      if (d < -1 || d > 64) throw py::value_error("split_depth must be -1 (the default) .. 64, got " + std::to_string(d));
+      ro.split_depth = static_cast<int>(d);
+    } else if (k == "shard") {
+      const std::string s = value.cast<std::string>();
+      const auto sh = magic::parse_shard(s);
+      if (!sh) throw py::value_error("shard must be i/m with 0 <= i < m < 2^32, got '" + s + "'");
+      ro.shard_index = sh->index;
+      ro.shard_count = sh->count;
+    } else if (k == "checkpoint") {
+      ro.checkpoint = value.cast<std::string>();
+    } else if (k == "checkpoint_interval") {
+      const double x = value.cast<double>();
+      if (!(x >= 0 && x <= 3600)) throw py::value_error("checkpoint_interval must be 0..3600 seconds");
+      ro.checkpoint_interval = x;
+    } else if (k == "limit") {
+      const long long n = value.cast<long long>();
+      if (n < 0) throw py::value_error("limit must be 0 (none) or more, got " + std::to_string(n));
+      ro.stop_after = static_cast<std::uint64_t>(n);
+    } else if (k == "dedup") {
+      const std::string d = value.cast<std::string>();
+      if (d != "auto" && d != "hash-set") throw py::value_error("dedup must be 'auto' or 'hash-set', got '" + d + "'");
+      ro.dedup = d == "hash-set" ? magic::DedupMode::HashSet : magic::DedupMode::Auto;
+    } else if (k == "adaptive") {
+      ro.adaptive = value.cast<bool>();
+    } else {
+      throw py::value_error("unknown run option '" + k + "'");
+    }
+  }
+  return ro;
+}
+
+// Becomes OSError in Python (registered in the module below).
+struct OsError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The engine's errors as Python's: bad input is a ValueError with the
+// message the CLI prints; a file the system refuses is an OSError.  Only
+// C++ exceptions here: this runs without the GIL too.
+template <class F>
+auto translating(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const magic::SpecError& e) {
+    throw py::value_error(e.what());
+  } catch (const magic::MemoryLimitError& e) {
+    throw py::value_error(std::string(e.what()) + " (raise dedup_memory)");
+  } catch (const magic::Error& e) {  // checkpoint, I/O
+    throw OsError(e.what());
+  }
+}
+
+// A keyword the family does not take is the engine's SpecError too.
+magic::Job make_job(const py::dict& spec) {
+  const json s = from_py(spec);
+  return translating([&] { return magic::Job::make(s); });
+}
+
+// The result as --json writes it (apps/cli_run.cpp: problem, then the
+// library's fields).
+py::dict result_dict(const magic::Job& job, const magic::RunResult& r) {
+  json out = {{"problem", job.problem()}};
+  out.update(job.result_fields(r));
+  return to_py(out);
+}
+
+// ---- Ctrl-C ---------------------------------------------------------------
+
+// While a search runs with the GIL released, Python cannot run its SIGINT
+// handler, so this one sets the search's stop flag and passes the signal
+// on to Python's C handler, which records it; once the search has stopped
+// (its checkpoint saved), PyErr_CheckSignals raises KeyboardInterrupt.
+// Only the main thread gets Python's signals; elsewhere nothing changes.
+std::atomic<bool>* g_stop = nullptr;  // the running search's flag (main thread only)
+unsigned long g_main_thread = 0;      // threading.main_thread().ident, read at import
+struct sigaction g_python_handler {};
+
+extern "C" void on_sigint(int sig) {
+  if (g_stop) g_stop->store(true);
+  if (g_python_handler.sa_handler != SIG_DFL && g_python_handler.sa_handler != SIG_IGN &&
+      g_python_handler.sa_handler != nullptr)
+    g_python_handler.sa_handler(sig);
+}
+
+class SigintScope {
+ public:
+  explicit SigintScope(std::atomic<bool>& stop) : active_(PyGILState_Check() && is_main_thread()) {
+    if (!active_) return;
+    g_stop = &stop;
+    struct sigaction ours {};
+    ours.sa_handler = on_sigint;
+    sigemptyset(&ours.sa_mask);
+    ::sigaction(SIGINT, &ours, &g_python_handler);
+  }
+  ~SigintScope() {
+    if (!active_) return;
+    ::sigaction(SIGINT, &g_python_handler, nullptr);
+    g_stop = nullptr;
+  }
+  SigintScope(const SigintScope&) = delete;
+  SigintScope& operator=(const SigintScope&) = delete;
+
+ private:
+  static bool is_main_thread() { return PyThread_get_thread_ident() == g_main_thread; }
+  bool active_;
+};
+
+// ---- run --------------------------------------------------------------------
+
+py::dict run(const py::dict& spec, const py::dict& options) {
+  const magic::Job job = make_job(spec);
+  magic::RunOptions ro = run_options(options);
+  std::atomic<bool> stop{false};
+  ro.interrupt = &stop;
+  magic::RunResult r;
+  {
+    const SigintScope sigint(stop);
+    py::gil_scoped_release nogil;
+    r = translating([&] { return job.run(ro); });
+  }
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  return result_dict(job, r);
+}
+
+// ---- Stream -------------------------------------------------------------
+
+// One search in a thread of its own; its solutions wait in a queue of at
+// most kCapacity, so a slow reader holds the search back instead of
+// memory filling up.
+class Stream {
+ public:
+  static constexpr std::size_t kCapacity = 4096;
+
+  Stream(const py::dict& spec, const py::dict& options) : job_(make_job(spec)) {
+    magic::RunOptions ro = run_options(options);
+    ro.solutions = std::numeric_limits<std::uint64_t>::max();
+    ro.interrupt = &stop_;
+    ro.on_solution = [this](const json& s) { push(s); };
+    problem_ = to_py(job_.problem());
+    worker_ = std::thread([this, ro] { work(ro); });
+  }
+  ~Stream() { close(); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  py::object problem() const { return problem_; }
+
+  // The next solutions, up to `most` at a time; an empty list at the end.
+  py::list next_batch(std::size_t most) {
+    std::vector<json> got;
+    {
+      const SigintScope sigint(stop_);
+      py::gil_scoped_release nogil;
+      std::unique_lock lock(mutex_);
+      while (queue_.empty() && !finished_ && !stop_.load())
+        ready_.wait_for(lock, std::chrono::milliseconds(100));
+      while (!queue_.empty() && got.size() < most) {
+        got.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+      room_.notify_all();
+    }
+    if (PyErr_CheckSignals() != 0) {
+      close();
+      throw py::error_already_set();
+    }
+    py::list out(got.size());
+    for (std::size_t i = 0; i < got.size(); ++i) out[i] = to_py(got[i]);
+    if (got.empty()) finish();
+    return out;
+  }
+
+  // The run's result once the stream has ended (None before).
+  py::object result() const { return result_; }
+
+  // Stops the search (its checkpoint, if any, is saved) and waits for it.
+  void close() {
+    stop_.store(true);
+    room_.notify_all();
+    if (worker_.joinable()) {
+      py::gil_scoped_release nogil;
+      worker_.join();
+    }
+  }
+
+ private:
+  void push(const json& s) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return queue_.size() < kCapacity || stop_.load(); });
+    if (stop_.load()) return;
+    queue_.push_back(s);
+    ready_.notify_one();
+  }
+
+  void work(const magic::RunOptions& ro) {
+    try {
+      run_ = job_.run(ro);
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    const std::lock_guard lock(mutex_);
+    finished_ = true;
+    ready_.notify_all();
+  }
+
+  // At the end: the thread joined, its error raised or its result kept.
+  void finish() {
+    close();
+    if (error_) {
+      const std::exception_ptr e = std::exchange(error_, nullptr);
+      translating([&] { std::rethrow_exception(e); });
+    }
+    if (result_.is_none()) result_ = result_dict(job_, run_);
+  }
+
+  magic::Job job_;
+  py::object problem_;
+  py::object result_ = py::none();
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable ready_, room_;
+  std::deque<json> queue_;
+  bool finished_ = false;
+  magic::RunResult run_;
+  std::exception_ptr error_;
+  std::thread worker_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "magic-enum's engine (use the magic_enum package, not this module)";
+  g_main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const OsError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    }
+  });
+  m.def("run", &run, py::arg("spec"), py::arg("options"));
+  py::class_<Stream>(m, "Stream")
+      .def(py::init<const py::dict&, const py::dict&>())
+      .def_property_readonly("problem", &Stream::problem)
+      .def("next_batch", &Stream::next_batch, py::arg("most") = 256)
+      .def_property_readonly("result", &Stream::result)
+      .def("close", &Stream::close);
+  m.def("render_svg", [](const py::dict& problem, const py::list& solutions) {
+    std::vector<json> sols;
+    for (const auto& s : solutions) sols.push_back(from_py(s));
+    const json p = from_py(problem);
+    return translating([&] { return magic::render_svg(p, sols); });
+  });
+  m.def("build_info", [] {
+    return py::dict(py::arg("version") = magic::BuildInfo::version(), py::arg("source") = magic::BuildInfo::source(),
+                    py::arg("compiler") = magic::BuildInfo::compiler());
+  });
+}
