@@ -9,9 +9,18 @@
 #   share/man/man1/magic-enum.1, share/bash-completion/completions/magic-enum
 #   share/doc/magic-enum/
 include(CMakePackageConfigHelpers)
-# Two components, so that the Debian packages are two: magic-enum, and
-# magic-enum-mpi with the one program that needs Open MPI.
-set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME main)
+set(MAGIC_EXTRA_COMPONENTS "")
+set(MAGIC_EXTRA_PACKAGES "")
+if(TARGET magic-enum-mpi)
+  list(APPEND MAGIC_EXTRA_COMPONENTS mpi)
+  list(APPEND MAGIC_EXTRA_PACKAGES magic-enum-mpi)
+endif()
+if(TARGET magic_enum_core)
+  list(APPEND MAGIC_EXTRA_COMPONENTS python)
+  list(APPEND MAGIC_EXTRA_PACKAGES python3-magic-enum)
+endif()
+# Components (the Debian packages): main (magic-enum), mpi (magic-enum-mpi,
+# the one program that needs Open MPI) and python (python3-magic-enum).
 
 install(TARGETS magic-enum RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET magic-enum-mpi)
@@ -84,9 +93,12 @@ if(TARGET magic-enum-mpi)
     VERBATIM)
   list(APPEND MAGIC_DOC_OUTPUTS ${MAGIC_MPI_MAN})
   install(FILES ${MAGIC_MPI_MAN} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT mpi)
-  install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright ${MAGIC_CHANGELOG}
-    DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/magic-enum-mpi COMPONENT mpi)
 endif()
+# Every Debian package has its copyright file and changelog.
+foreach(component package IN ZIP_LISTS MAGIC_EXTRA_COMPONENTS MAGIC_EXTRA_PACKAGES)
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright ${MAGIC_CHANGELOG}
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package} COMPONENT ${component})
+endforeach()
 add_custom_target(magic_docs ALL DEPENDS ${MAGIC_DOC_OUTPUTS})
 
 include(MagicPackage)

@@ -23,15 +23,21 @@ set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
   OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 # magic-enum, and (when built) magic-enum-mpi beside it.
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL main)
-if(TARGET magic-enum-mpi)
-  list(APPEND CPACK_COMPONENTS_ALL mpi)
-endif()
+set(CPACK_COMPONENTS_ALL main ${MAGIC_EXTRA_COMPONENTS})
 set(CPACK_DEBIAN_MAIN_PACKAGE_NAME magic-enum)
 # The engine library and headers come along; a program linking them needs these.
 set(CPACK_DEBIAN_MAIN_PACKAGE_SUGGESTS "libtbb-dev, nlohmann-json3-dev, libxxhash-dev, libnauty2-dev, pkg-config")
 set(CPACK_DEBIAN_MPI_PACKAGE_NAME magic-enum-mpi)
 set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "magic-enum (= ${PROJECT_VERSION})")
 set(CPACK_COMPONENT_MPI_DESCRIPTION "magic-enum-mpi: the magic-enum command line across MPI ranks (Open MPI)")
+if(TARGET magic_enum_core)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-magic-enum)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+  math(EXPR next_minor "${MAGIC_PYTHON_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
+    "python3 (>= ${MAGIC_PYTHON_VERSION}), python3 (<< 3.${next_minor})")
+  set(CPACK_COMPONENT_PYTHON_DESCRIPTION
+    "magic-enum from Python: count() and solutions(), as --json writes them")
+endif()
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/packages)
 include(CPack)

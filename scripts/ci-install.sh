@@ -6,8 +6,11 @@
 #      installed records;
 #   2. examples/count_stars builds against that prefix, with find_package
 #      and with pkg-config, and prints the {8/2} count (112);
-#   3. cpack -G DEB: lintian finds no error; the packages install with
-#      apt-get, run (--version, star --n 8, man -w) and remove cleanly.
+#   3. the Python module (a build with -DMAGIC_PYTHON=ON) imports from the
+#      prefix and counts the {12/2} stars (396930);
+#   4. cpack -G DEB: lintian finds no error; the packages install with
+#      apt-get, run (--version, star --n 8, man -w, import magic_enum) and
+#      remove cleanly.
 # It installs into the system (step 3), so it is CI's, not the README's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +39,14 @@ echo "   $rows rows, all match" >&2
 (cd "$work" && "$prefix/bin/magic-enum" reproduce --records --rerun-under 0 --out "$work/R2" -q >"$work/records.txt")
 grep -q '^star-16: agrees' "$work/records.txt" || fail "the installed program does not find its records"
 
+if [ -d "$prefix/lib/python3/dist-packages/magic_enum" ]; then
+  step "the Python module from the prefix"
+  got=$(cd "$work" && PYTHONPATH="$prefix/lib/python3/dist-packages" python3 -c \
+    "import magic_enum; print(magic_enum.count('star', n=12)['counts']['unique'])")
+  [ "$got" = 396930 ] || fail "the installed magic_enum counted $got {12/2} stars, not 396930"
+  echo "   magic_enum.count('star', n=12): $got" >&2
+fi
+
 step "examples/count_stars against the prefix"
 cmake -S examples/count_stars -B "$work/example" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/example" >/dev/null
@@ -55,10 +66,14 @@ lintian --fail-on error --allow-root "${debs[@]}" >&2
 
 step "apt-get install, run, remove"
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${debs[@]}" >/dev/null
-trap 'DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq magic-enum magic-enum-mpi >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+trap 'DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq magic-enum magic-enum-mpi python3-magic-enum >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 (cd "$work" && magic-enum --version && magic-enum star --n 8 -q --json - | grep -q '"unique": 112' && man -w magic-enum) >&2 ||
   fail "the installed package does not run"
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq magic-enum magic-enum-mpi >/dev/null
+if [ -d "$prefix/lib/python3/dist-packages/magic_enum" ]; then
+  (cd "$work" && /usr/bin/python3 -c "import magic_enum; assert magic_enum.count('star', n=8).unique == 112") ||
+    fail "the packaged magic_enum does not import"
+fi
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq magic-enum magic-enum-mpi python3-magic-enum >/dev/null
 ! command -v magic-enum >/dev/null || fail "magic-enum is still there after apt-get remove"
 [ ! -e /usr/share/magic-enum ] || fail "/usr/share/magic-enum is still there after apt-get remove"
 echo "   installed, ran and removed" >&2
