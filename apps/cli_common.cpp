@@ -1,4 +1,5 @@
 #include "cli_common.hpp"
+
 #include "commands.hpp"
 #include "magic/io.hpp"
 #include "magic/svg.hpp"
@@ -8,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -355,7 +357,10 @@ void print_summary(std::ostream& os, const nlohmann::json& problem, const magic:
 
 namespace cli {
 
-bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool live_progress() {
+  const char* no_color = std::getenv("NO_COLOR");  // no-color.org: set and not empty
+  return ::isatty(STDERR_FILENO) == 1 && !(no_color && *no_color);
+}
 
 void print_progress(const magic::Progress& p) {
   // Shown only after a few seconds, so short runs stay silent.

@@ -119,7 +119,9 @@ void print_grid(std::ostream& os, const nlohmann::json& rows);  // a square's ro
 // A star's or a figure's solution on one line: the numbers by point, the
 // common sum, then every line's sum.
 void print_points_and_sums(std::ostream& os, const nlohmann::json& solution);
-bool stderr_is_terminal();
+// The progress line (rewritten in place with \r and an ANSI erase) only
+// on a terminal, and not with NO_COLOR set.
+bool live_progress();
 // UsageError if writing `output` (given with `flag`) would replace the input
 // file `input` (the same path, a link to it, or a hard link).
 void check_not_input(const char* flag, const std::string& output, const std::string& input);

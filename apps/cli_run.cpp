@@ -82,7 +82,7 @@ int execute(const magic::Job& job, const Common& c, const Printer& pr) {
   magic::RunOptions ro = search_options(c, want);
   SolutionSink sink{c, pr, out, want, {}};
   ro.on_solution = [&](const nlohmann::json& s) { sink(s); };
-  if (!c.quiet && stderr_is_terminal()) ro.on_progress = print_progress;
+  if (!c.quiet && live_progress()) ro.on_progress = print_progress;
   ro.on_resume = [&](std::uint64_t tasks) {
     if (!c.quiet) std::cerr << "resuming from " << c.checkpoint << " (" << tasks << " tasks done)\n";
   };

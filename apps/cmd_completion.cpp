@@ -66,8 +66,10 @@ void add_completion(CLI::App& app, Action& action) {
   CLI::App* sub = app.add_subcommand("completion", "print a shell completion script made from these options");
   sub->add_option("shell", *shell, "the shell: bash")->required()->check(CLI::IsMember({"bash"}));
   sub->footer("Installed to share/bash-completion/completions/magic-enum; or: source <(magic-enum completion bash)");
-  sub->callback([&app, &action] {
-    action = [&app]() -> int {
+  // The callback holds `shell`: the option writes into it at parse time.
+  sub->callback([&app, &action, shell] {
+    action = [&app, shell]() -> int {
+      if (*shell != "bash") throw UsageError("no completion for the shell '" + *shell + "' (bash only)");
       std::cout << bash_script(app);
       return kOk;
     };

@@ -39,7 +39,7 @@ Layout layout_of(const ReproduceArgs& a) {
 }
 
 std::function<void(const std::string&)> step_printer(bool quiet, bool& tty) {
-  tty = !quiet && ::isatty(STDERR_FILENO);
+  tty = !quiet && live_progress();
   if (tty) return [](const std::string& s) { std::cerr << "\r\033[K" << s << std::flush; };
   if (!quiet) return [](const std::string& s) { std::cerr << s << "\n"; };
   return nullptr;

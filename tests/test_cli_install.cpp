@@ -132,3 +132,24 @@ TEST(Data, ReproduceFindsTheSourceTreesRecordsFromAnyDirectory) {
 }
 
 }  // namespace
+
+namespace {
+
+// The progress line is redrawn in place with "\r\033[K" (and cleared so at
+// the end): on a terminal only, and not with NO_COLOR set.  `script` gives
+// the run a terminal.
+std::string on_a_terminal(const std::string& env) {
+  const CliRun r = run_cli_raw(env + " script -qec '" + std::string(MAGIC_BIN) + " circle --n 8' /dev/null");
+  EXPECT_EQ(r.code, 0) << r.err;
+  return r.out;
+}
+
+TEST(Progress, OnATerminalUnlessNoColor) {
+  EXPECT_NE(on_a_terminal("").find("\033[K"), std::string::npos);
+  EXPECT_EQ(on_a_terminal("NO_COLOR=1").find("\033[K"), std::string::npos);
+  EXPECT_NE(on_a_terminal("NO_COLOR=").find("\033[K"), std::string::npos);  // set but empty: no-color.org
+  const CliRun piped = run_cli("circle --n 8");
+  EXPECT_EQ(piped.err.find("\033[K"), std::string::npos);
+}
+
+}  // namespace
