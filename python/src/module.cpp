@@ -169,22 +169,23 @@ py::dict result_dict(const magic::Job& job, const magic::RunResult& r) {
 // on to Python's C handler, which records it; once the search has stopped
 // (its checkpoint saved), PyErr_CheckSignals raises KeyboardInterrupt.
 // Only the main thread gets Python's signals; elsewhere nothing changes.
-std::atomic<bool>* g_stop = nullptr;  // the running search's flag (main thread only)
-unsigned long g_main_thread = 0;      // threading.main_thread().ident, read at import
+// With SIGINT ignored or left to its default (signal.signal(SIGINT,
+// SIG_DFL): Ctrl-C kills), nothing is taken over either.
+std::atomic<std::atomic<bool>*> g_stop{nullptr};  // the running search's flag (main thread only)
+unsigned long g_main_thread = 0;                  // threading.main_thread().ident, read at import
 struct sigaction g_python_handler {};
 
 extern "C" void on_sigint(int sig) {
-  if (g_stop) g_stop->store(true);
-  if (g_python_handler.sa_handler != SIG_DFL && g_python_handler.sa_handler != SIG_IGN &&
-      g_python_handler.sa_handler != nullptr)
-    g_python_handler.sa_handler(sig);
+  if (std::atomic<bool>* stop = g_stop.load()) stop->store(true);
+  if (g_python_handler.sa_flags & SA_SIGINFO) g_python_handler.sa_sigaction(sig, nullptr, nullptr);
+  else g_python_handler.sa_handler(sig);
 }
 
 class SigintScope {
  public:
-  explicit SigintScope(std::atomic<bool>& stop) : active_(PyGILState_Check() && is_main_thread()) {
+  explicit SigintScope(std::atomic<bool>& stop) : active_(PyGILState_Check() && is_main_thread() && python_handles()) {
     if (!active_) return;
-    g_stop = &stop;
+    g_stop.store(&stop);
     struct sigaction ours {};
     ours.sa_handler = on_sigint;
     sigemptyset(&ours.sa_mask);
@@ -193,13 +194,20 @@ class SigintScope {
   ~SigintScope() {
     if (!active_) return;
     ::sigaction(SIGINT, &g_python_handler, nullptr);
-    g_stop = nullptr;
+    g_stop.store(nullptr);
   }
   SigintScope(const SigintScope&) = delete;
   SigintScope& operator=(const SigintScope&) = delete;
 
  private:
   static bool is_main_thread() { return PyThread_get_thread_ident() == g_main_thread; }
+  // SIGINT has a handler (Python's), not SIG_DFL or SIG_IGN.
+  static bool python_handles() {
+    struct sigaction now {};
+    if (::sigaction(SIGINT, nullptr, &now) != 0) return false;
+    if (now.sa_flags & SA_SIGINFO) return now.sa_sigaction != nullptr;
+    return now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN && now.sa_handler != nullptr;
+  }
   bool active_;
 };
 

@@ -243,3 +243,15 @@ def test_results_and_solutions_draw_themselves():
 def test_the_version_is_the_clis():
     out = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout
     assert out.startswith(f"magic-enum {magic_enum.__version__} ")
+
+
+def test_ctrl_c_with_the_default_handler_still_kills():
+    # signal.signal(SIGINT, SIG_DFL): the module takes nothing over.
+    script = "import signal, magic_enum; signal.signal(signal.SIGINT, signal.SIG_DFL); print('go', flush=True); " \
+             "magic_enum.count('star', n=13, threads=2); print('finished')"
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "go"
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert p.returncode == -signal.SIGINT, (p.returncode, out)
