@@ -8,6 +8,10 @@
 #   share/magic-enum/{documents.json,known_counts.json,figures/,records/}
 #   share/man/man1/magic-enum.1, share/bash-completion/completions/magic-enum
 #   share/doc/magic-enum/
+#   lib/python3/dist-packages/magic_enum/   (python/CMakeLists.txt, -DMAGIC_PYTHON=ON)
+#
+# Components (the Debian packages): main (magic-enum), mpi (magic-enum-mpi,
+# the one program that needs Open MPI) and python (python3-magic-enum).
 include(CMakePackageConfigHelpers)
 set(MAGIC_EXTRA_COMPONENTS "")
 set(MAGIC_EXTRA_PACKAGES "")
@@ -19,8 +23,6 @@ if(TARGET magic_enum_core)
   list(APPEND MAGIC_EXTRA_COMPONENTS python)
   list(APPEND MAGIC_EXTRA_PACKAGES python3-magic-enum)
 endif()
-# Components (the Debian packages): main (magic-enum), mpi (magic-enum-mpi,
-# the one program that needs Open MPI) and python (python3-magic-enum).
 
 install(TARGETS magic-enum RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET magic-enum-mpi)
