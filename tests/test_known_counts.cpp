@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "known_counts.hpp"
 #include "magic/spec.hpp"
 #include "magic/reproduce.hpp"
@@ -49,6 +51,30 @@ std::vector<KnownCount> document_counts() {
     out.push_back(k);
   }
   return out;
+}
+
+// Every spec of both tables, as a spec and as the problem its result echoes
+// (what verify, merge and the Python module read back), is read; the same
+// with one field more is refused, naming that field.
+TEST(SpecFields, EchoesReadBackAndAStrayFieldIsRefused) {
+  std::vector<KnownCount> all = known_counts();
+  for (const auto& k : document_counts()) all.push_back(k);
+  std::size_t families = 0;
+  std::set<std::string> seen;
+  for (const auto& k : all) {
+    const magic::SpecInfo info = magic::describe_spec(k.spec);
+    EXPECT_NO_THROW(magic::describe_spec(info.problem)) << info.problem.dump();
+    nlohmann::json stray = k.spec;
+    stray["bogus"] = 1;
+    try {
+      magic::describe_spec(stray);
+      ADD_FAILURE() << "accepted " << stray.dump();
+    } catch (const magic::SpecError& e) {
+      EXPECT_NE(std::string(e.what()).find("unknown spec field \"bogus\""), std::string::npos) << e.what();
+    }
+    families += seen.insert(k.spec.at("name").get<std::string>()).second;
+  }
+  EXPECT_EQ(families, 5u);  // square, star, circle, complete, figure
 }
 
 class DocumentCounts : public KnownCounts {};

@@ -203,7 +203,8 @@ std::optional<CircleSolution> CircleMultiplierProblem::circle_of(const std::uint
 }
 
 CircleSpec circle_spec_from_json(const nlohmann::json& spec) {
-  check_spec_fields(spec, "circle", {"name", "n", "method"});
+  // "multipliers" and "orbits" are what a multiplier run's problem adds.
+  check_spec_fields(spec, "circle", {"name", "n", "method", "multipliers", "orbits"});
   if (!spec.contains("n") || !spec.at("n").is_number_integer())
     throw SpecError("circle spec needs an integer \"n\": " + spec.dump());
   std::optional<CircleMethod> method;
