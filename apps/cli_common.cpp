@@ -97,7 +97,7 @@ const CLI::Validator& seconds_up_to_an_hour() {
       [](std::string& s) -> std::string {
         double x = 0;
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-        if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(x) || x < 0 || x > 3600)
+        if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(x) || x < 0 || x > magic::run_limits::kMaxCheckpointInterval)
           return "expected seconds from 0 to 3600, got '" + s + "'";
         return "";
       },
@@ -114,12 +114,12 @@ const CLI::Validator& file_name() {
 
 void add_common(CLI::App* app, Common& c, const std::string& levels) {
   app->add_option("--threads,-t", c.threads, "worker threads (default: all cores)")
-      ->transform(whole_number() & CLI::Range(1u, 4096u));
+      ->transform(whole_number() & CLI::Range(1u, magic::run_limits::kMaxThreads));
   app->add_option("--split-depth", c.split_depth,
                   "cut the search tree into tasks this many levels below the root; " + levels +
                       " (default: 0 for a search of at most " + std::to_string(magic::kProbeNodes) +
                       " nodes, else the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
-      ->transform(whole_number() & CLI::Range(0, 64));
+      ->transform(whole_number() & CLI::Range(0, magic::run_limits::kMaxSplitDepth));
   app->add_option("--split-nodes", c.split_nodes,
                   "a task that has searched this many nodes hands its untried branches to idle workers "
                   "(results do not depend on it)")
@@ -273,7 +273,7 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   const magic::Shard shard = parse_shard(c.shard);
   ro.shard_index = shard.index;
   ro.shard_count = shard.count;
-  ro.dedup = c.dedup == "hash-set" ? magic::DedupMode::HashSet : magic::DedupMode::Auto;
+  ro.dedup = magic::parse_dedup(c.dedup).value_or(magic::DedupMode::Auto);  // IsMember checked it
   ro.dedup_memory = c.dedup_memory_mib << 20;
   ro.interrupt = &interrupt_flag();
   ro.checkpoint = c.checkpoint;

@@ -244,8 +244,9 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
     if (i == 0) plan.prologue = st;
     else plan.steps.push_back(st);
   }
-  hoist_congruences(plan);
-  plan_lookaheads(plan);
+  const std::vector<std::size_t> step_of = steps_of_points(plan);
+  hoist_congruences(plan, step_of);
+  plan_lookaheads(plan, step_of);
   return plan;
 }
 
@@ -277,9 +278,8 @@ std::vector<std::int64_t> FigureProblem::weights(const Plan& plan, const Place& 
 // One Lookahead at each step where another of them becomes known, with
 // all of the target's known by then: the chain's test that its last pick
 // still has a candidate, before the picks between.
-void FigureProblem::plan_lookaheads(Plan& plan) const {
+void FigureProblem::plan_lookaheads(Plan& plan, const std::vector<std::size_t>& step_of) const {
   const std::size_t n_steps = plan.steps.size() + 1;  // 0: the prologue
-  const std::vector<std::size_t> step_of = steps_of_points(plan);
   auto latest = [&](std::uint64_t points) {
     std::size_t t = 0;
     for (; points; points &= points - 1) t = std::max(t, step_of[static_cast<std::size_t>(std::countr_zero(points))]);
@@ -335,9 +335,8 @@ void FigureProblem::plan_lookaheads(Plan& plan) const {
 // the points with w_p != 0 (mod d) matter, and they may all be placed a
 // step or more earlier: the check moves there, and prunes every step
 // between.
-void FigureProblem::hoist_congruences(Plan& plan) const {
+void FigureProblem::hoist_congruences(Plan& plan, const std::vector<std::size_t>& step_of) const {
   const std::size_t n_steps = plan.steps.size() + 1;  // 0: the prologue
-  const std::vector<std::size_t> step_of = steps_of_points(plan);
   using Terms = std::vector<std::pair<std::uint8_t, std::int32_t>>;
   std::vector<std::vector<std::pair<Congruence, Terms>>> at(n_steps);
   for (std::size_t i = 0; i < n_steps; ++i) {

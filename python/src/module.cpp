@@ -82,51 +82,6 @@ json from_py(py::handle h) {
   throw py::value_error("cannot pass " + py::repr(h).cast<std::string>() + " to the engine (JSON values only)");
 }
 
-// ---- options --------------------------------------------------------------
-
-// The run options the CLI's common options set (apps/cli_common.cpp), by
-// their Python names; each is checked as the CLI checks it.
-magic::RunOptions run_options(const py::dict& o) {
-  magic::RunOptions ro;
-  for (const auto& [key, value] : o) {
-    const std::string k = key.cast<std::string>();
-    if (k == "threads") {
-      const long long t = value.cast<long long>();
-      if (t < 0 || t > 4096) throw py::value_error("threads must be 0 (all cores) .. 4096, got " + std::to_string(t));
-      ro.threads = static_cast<unsigned>(t);
-    } else if (k == "split_depth") {
-      const long long d = value.cast<long long>();
-      if (d < -1 || d > 64) throw py::value_error("split_depth must be -1 (the default) .. 64, got " + std::to_string(d));
-      ro.split_depth = static_cast<int>(d);
-    } else if (k == "shard") {
-      const std::string s = value.cast<std::string>();
-      const auto sh = magic::parse_shard(s);
-      if (!sh) throw py::value_error("shard must be i/m with 0 <= i < m < 2^32, got '" + s + "'");
-      ro.shard_index = sh->index;
-      ro.shard_count = sh->count;
-    } else if (k == "checkpoint") {
-      ro.checkpoint = value.cast<std::string>();
-    } else if (k == "checkpoint_interval") {
-      const double x = value.cast<double>();
-      if (!(x >= 0 && x <= 3600)) throw py::value_error("checkpoint_interval must be 0..3600 seconds");
-      ro.checkpoint_interval = x;
-    } else if (k == "limit") {
-      const long long n = value.cast<long long>();
-      if (n < 0) throw py::value_error("limit must be 0 (none) or more, got " + std::to_string(n));
-      ro.stop_after = static_cast<std::uint64_t>(n);
-    } else if (k == "dedup") {
-      const std::string d = value.cast<std::string>();
-      if (d != "auto" && d != "hash-set") throw py::value_error("dedup must be 'auto' or 'hash-set', got '" + d + "'");
-      ro.dedup = d == "hash-set" ? magic::DedupMode::HashSet : magic::DedupMode::Auto;
-    } else if (k == "adaptive") {
-      ro.adaptive = value.cast<bool>();
-    } else {
-      throw py::value_error("unknown run option '" + k + "'");
-    }
-  }
-  return ro;
-}
-
 // Becomes OSError in Python (registered in the module below).
 struct OsError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -210,6 +165,13 @@ class SigintScope {
   }
   bool active_;
 };
+
+// The run options by their Python names: the engine's reader, so the
+// checks and their messages are the library's (magic/run_options.hpp).
+magic::RunOptions run_options(const py::dict& o) {
+  const json j = from_py(o);
+  return translating([&] { return magic::run_options_from_json(j); });
+}
 
 // ---- run --------------------------------------------------------------------
 

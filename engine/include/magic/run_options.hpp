@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,24 @@ struct RunOptions {
   std::uint64_t split_nodes = std::uint64_t{1} << 20;
   bool split_always = false;  // split whenever the budget is spent (tests)
 };
+
+// The ranges every front end checks run options against: the CLI's
+// validators and run_options_from_json read this one table.
+namespace run_limits {
+inline constexpr unsigned kMaxThreads = 4096;
+inline constexpr int kMaxSplitDepth = 64;
+inline constexpr double kMaxCheckpointInterval = 3600;  // seconds
+}  // namespace run_limits
+
+// "auto" or "hash-set".
+std::optional<DedupMode> parse_dedup(std::string_view text);
+
+// The run options a library front end (the Python module) passes by name:
+// {"threads": 0..4096 (0: all cores), "split_depth": -1 (the default)..64,
+//  "shard": "i/m", "checkpoint": FILE, "checkpoint_interval": seconds,
+//  "limit": n, "dedup": "auto"|"hash-set", "adaptive": bool}.  The CLI's
+// options with '_' for '-'.  Throws SpecError naming the option.
+RunOptions run_options_from_json(const nlohmann::json& options);
 
 // What the coordinator of a run across ranks learns of one rank (magic/cluster.hpp).
 struct RankStats {

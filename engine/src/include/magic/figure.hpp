@@ -226,7 +226,8 @@ class FigureProblem {
   std::uint64_t unit_mask(const State& s, const Plan& plan, const Place& pl) const;
   std::uint64_t unit_filter(const State& s, const Plan& plan, const Step& st) const;
   bool ahead(const State& s, const Plan& plan, const Step& st) const;
-  void plan_lookaheads(Plan& plan) const;
+  // step_of: the step (0: the prologue) that places each point.
+  void plan_lookaheads(Plan& plan, const std::vector<std::size_t>& step_of) const;
   bool formula(const State& s, const Plan& plan, const Place& pl, std::int64_t& x) const;
   bool fits(const State& s, const Place& pl, const Plan& plan, int o) const;
   void put(State& s, const Place& pl, const Plan& plan, int o) const;
@@ -234,7 +235,7 @@ class FigureProblem {
   bool put_determined(State& s, const Plan& plan, const Step& st) const;
   void take_determined(State& s, const Plan& plan, const Step& st) const;
   bool congruent(const State& s, const Plan& plan, const Step& st) const;
-  void hoist_congruences(Plan& plan) const;
+  void hoist_congruences(Plan& plan, const std::vector<std::size_t>& step_of) const;
   static Step& step_at(Plan& plan, std::size_t i);
   std::vector<std::size_t> steps_of_points(Plan& plan) const;
   std::vector<std::int64_t> weights(const Plan& plan, const Place& pl) const;
