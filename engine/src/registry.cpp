@@ -99,6 +99,9 @@ const std::string& Job::no_solution_reason() const { return core_->no_solution_r
 RunResult Job::run(const RunOptions& ro) const { return magic::run(core_->problem(), with_defaults(ro)); }
 
 RunOptions Job::with_defaults(const RunOptions& ro) const {
+  // A search that would run for days is refused whole; a part of it runs.
+  if (!core_->too_long.empty() && ro.stop_after == 0 && ro.shard_count == 1)
+    throw SpecError(core_->too_long + ": run a part of it, with a limit or a shard");
   RunOptions o = ro;
   if (o.stop_after == 0) o.stop_after = core_->stop_after;
   return o;

@@ -10,4 +10,7 @@ MAGIC_JOB_FAMILY_AS(, SquareFamily)
 namespace magic {
 MAGIC_SQUARE_INSTANCES(MAGIC_RUN_SQUARE)
 MAGIC_RUN_AS(, Square5Problem)
+MAGIC_RUN_AS(, SemiPairsProblem<3>)
+MAGIC_RUN_AS(, SemiPairsProblem<4>)
+MAGIC_RUN_AS(, SemiPairsProblem<5>)
 }  // namespace magic

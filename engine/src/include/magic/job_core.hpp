@@ -33,6 +33,7 @@ struct JobCore {
   std::string by_key_name;
   std::string no_solution_reason;
   std::uint64_t stop_after = 0;  // the spec's default (default_stop_after)
+  std::string too_long;          // why the whole search cannot finish here ("": it can)
 };
 
 // The concrete problem, owned, and its erased face.
@@ -69,6 +70,7 @@ std::unique_ptr<JobCore> job_family(const nlohmann::json& spec) {
   if constexpr (requires { Fam::no_solution_reason(spec); }) job->no_solution_reason = Fam::no_solution_reason(spec);
   job->by_key_name = family_by_key_name<Fam>(job->info.problem);
   job->stop_after = family_stop_after<Fam>(spec);
+  if constexpr (requires { Fam::too_long(spec); }) job->too_long = Fam::too_long(spec);
   return job;
 }
 

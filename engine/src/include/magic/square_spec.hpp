@@ -24,9 +24,13 @@ struct SquareSpec {
   // these 8 other diagonal values in some order (empty: any).
   int center = 0;
   std::vector<int> diagonal;
+  // Order-5 semi-magic slices (square_semi.hpp): the squares whose first
+  // row, and first column, are these numbers in this order (empty: any).
+  std::vector<int> first_row, first_column;
 };
 // {"order": N, "kind": "magic", "symmetry_breaking": true, "center": C,
-// "diagonal": [8 values]}; throws SpecError.
+// "diagonal": [8 values], "first_row": [5 values], "first_column": [5 values]};
+// throws SpecError.
 SquareSpec square_spec_from_json(const nlohmann::json& spec);
 
 }  // namespace magic

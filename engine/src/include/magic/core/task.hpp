@@ -24,10 +24,12 @@
 
 namespace magic {
 
-// Counts one unique solution, given in canonical form.
+// Counts one unique solution, given in canonical form; or, for a problem
+// whose solution stands for a class of them (square_semi.hpp), its weight.
 template <Problem P>
 void count_solution(const P& p, const typename P::Solution& canon, TaskRecord& rec) {
-  ++rec.unique;
+  if constexpr (requires { p.weight(canon); }) rec.unique += p.weight(canon);
+  else ++rec.unique;
   rec.total += p.orbit_size(canon);
   // A problem whose solution type has room to spare hashes only its part.
   if constexpr (requires { p.hashed_bytes(); }) rec.digest.add_bytes(&canon, p.hashed_bytes());
