@@ -245,6 +245,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"square4_most_perfect", "square --order 4 --kind most-perfect", transpose},
                       Case{"square4_associative_all_orientations",
                            "square --order 4 --kind associative --all-orientations", transpose},
+                      // Order-5 semi: listed by classes of 3,600 (a shard of them), and a slice.
+                      Case{"square5_semi_shard", "square --order 5 --kind semi --split-depth 2 --shard 3/2000",
+                           transpose},
+                      Case{"square5_semi_slice",
+                           "square --order 5 --kind semi --first-row 1,2,13,24,25 --first-column 1,3,17,21,23", same},
                       Case{"star6", "star --n 6", star_turned, "by_sum"},
                       Case{"pentagram_1_12", "star --n 5 --numbers 1..12", star_turned, "by_sum"},
                       Case{"pentagram_4_lines", "star --n 5 --equal-lines 4", star_turned, "by_sum"},

@@ -17,7 +17,8 @@ namespace magic::checker {
 struct Judged {
   std::string error;                // empty: valid; else why not (one line, no index)
   std::string canonical;            // the bytes the engine hashes for it (canonical form)
-  std::uint64_t orbit = 1;          // distinct images under the symmetry group
+  std::uint64_t orbit = 1;          // distinct images under the symmetry group (or squares of its class)
+  std::uint64_t unique = 1;         // unique solutions it stands for (a class of squares: more)
   std::optional<std::int64_t> key;  // counts.by_key entry (stars: the common sum)
 };
 

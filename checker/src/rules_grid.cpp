@@ -113,11 +113,43 @@ std::vector<Perm> square_group(int n) {
 }
 
 // A square problem may be a slice: only the squares with this centre value,
-// and with these values on the rest of the two diagonals, in any order.
+// and with these values on the rest of the two diagonals, in any order; or
+// (order-5 semi) with this first row, and column, in this order.
 struct Slice {
   int center = 0;          // 0: any
   std::vector<int> diagonal;  // empty: any
+  std::vector<int> first_row, first_column;  // empty: any
 };
+
+// Order-5 semi-magic squares are counted by classes (docs/json.md): the
+// squares with the same set of row sets and set of column sets, or the
+// two swapped.  A class holds 2 (5!)² = 28,800 squares, 3,600 up to
+// rotation and reflection; it is listed as its representative: rows and
+// columns each in the order of their least numbers, and transposed if the
+// row holding 1, as a set of bits (bit v-1 for v), is above the column
+// holding 1.
+constexpr std::uint64_t kClassSquares = 28800, kClassUnique = 3600;
+
+std::vector<int> class_representative(const std::vector<int>& v, int n) {
+  std::vector<std::uint32_t> rows(static_cast<std::size_t>(n)), cols(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      rows[static_cast<std::size_t>(r)] |= 1u << (v[static_cast<std::size_t>(r * n + c)] - 1);
+      cols[static_cast<std::size_t>(c)] |= 1u << (v[static_cast<std::size_t>(r * n + c)] - 1);
+    }
+  auto least = [](std::uint32_t a, std::uint32_t b) { return (a & (~a + 1)) < (b & (~b + 1)); };
+  std::sort(rows.begin(), rows.end(), least);
+  std::sort(cols.begin(), cols.end(), least);
+  if (rows[0] > cols[0]) std::swap(rows, cols);
+  std::vector<int> out;
+  for (std::uint32_t r : rows)
+    for (std::uint32_t c : cols) {
+      int x = 1;
+      for (std::uint32_t m = r & c; m > 1; m >>= 1) ++x;
+      out.push_back(x);
+    }
+  return out;
+}
 
 class GridRules : public Rules {
  public:
@@ -127,8 +159,10 @@ class GridRules : public Rules {
         givens_(std::move(givens)),
         groups_(kind_groups(n, kind)),
         slice_(std::move(slice)),
-        by_center_(symmetric && n % 2 == 1) {
+        classes_(n == 5 && kind == "semi"),
+        by_center_(symmetric && n % 2 == 1 && !classes_) {
     std::sort(slice_.diagonal.begin(), slice_.diagonal.end());
+    if (classes_ && !slice_.first_row.empty()) symmetric = false;  // a slice: every square on its own
     if (symmetric) {
       perms_ = square_group(n);
     } else {
@@ -149,6 +183,12 @@ class GridRules : public Rules {
     if (!read_grid(sol, v, j.error) || !check_values(v, j.error) || !check_givens(v, j.error) ||
         !check_groups(v, j.error) || !check_slice(v, j.error))
       return j;
+    if (classes_ && perms_.size() > 1) {
+      j.canonical = bytes_u8(class_representative(v, n_));
+      j.orbit = kClassSquares;
+      j.unique = kClassUnique;
+      return j;
+    }
     const Orbit o = orbit_of(v, perms_);
     j.canonical = bytes_u8(o.least);
     j.orbit = o.size;
@@ -212,6 +252,16 @@ class GridRules : public Rules {
             std::to_string(slice_.center);
       return false;
     }
+    for (int i = 0; i < static_cast<int>(slice_.first_row.size()); ++i)
+      if (v[static_cast<std::size_t>(i)] != slice_.first_row[static_cast<std::size_t>(i)]) {
+        why = "the first row is not the problem's first_row";
+        return false;
+      }
+    for (int i = 0; i < static_cast<int>(slice_.first_column.size()); ++i)
+      if (v[static_cast<std::size_t>(i * n_)] != slice_.first_column[static_cast<std::size_t>(i)]) {
+        why = "the first column is not the problem's first_column";
+        return false;
+      }
     if (slice_.diagonal.empty()) return true;
     std::vector<int> diag;
     for (int i = 0; i < n_; ++i)
@@ -230,6 +280,7 @@ class GridRules : public Rules {
   std::vector<int> givens_;  // complete: row-major, 0 = blank; square: empty
   std::vector<Group> groups_;
   Slice slice_;
+  bool classes_;  // order-5 semi: listed by classes (see class_representative)
   bool by_center_;
   std::vector<Perm> perms_;
 };
@@ -262,6 +313,15 @@ std::unique_ptr<Rules> square_rules(const nlohmann::json& problem) {
     if (!d || !slice.center) throw SpecError("problem.diagonal: " + (d ? std::string("needs a center") : why));
     slice.diagonal = *d;
     title += " diagonal=" + problem.at("diagonal").dump();
+  }
+  for (const char* field : {"first_row", "first_column"}) {
+    if (!problem.contains(field)) continue;
+    std::string why;
+    const auto line = int_list(problem.at(field), 5, 1, 25, why);
+    if (!line || order != 5 || kind != "semi")
+      throw SpecError(std::string("problem.") + field + ": " + (line ? "needs order 5 and kind semi" : why));
+    (std::string(field) == "first_row" ? slice.first_row : slice.first_column) = *line;
+    title += std::string(" ") + field + "=" + problem.at(field).dump();
   }
   return std::make_unique<GridRules>(std::move(title), order, kind, std::vector<int>{}, true, std::move(slice));
 }
