@@ -18,7 +18,7 @@
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
 #include "magic/square_semi.hpp"
-#include "temp_path.hpp"
+#include "resume_check.hpp"
 
 namespace {
 
@@ -124,21 +124,9 @@ TEST(SemiPairs, ThreadsSplitsShardsAndResumeChangeNothing) {
   EXPECT_EQ(digest, ref.digest);
 
   // Stopped after a few tasks, then resumed from the journal on two threads.
-  const ScratchPath journal("semi-pairs-journal");
-  std::atomic<bool> stop{false};
-  RunOptions first{.threads = 1, .split_depth = 3};
-  first.checkpoint = journal.str();
-  first.checkpoint_interval = 0;
-  first.interrupt = &stop;
-  first.progress_interval = 0;
-  first.on_progress = [&stop](const magic::Progress& p) {
-    if (p.tasks_done * 3 > p.tasks_total) stop = true;
-  };
-  const RunResult part = magic::run(SemiPairsProblem<4>(semi(4)), first);
+  const auto [part, rest] = stop_and_resume(
+      [](const RunOptions& ro) { return magic::run(SemiPairsProblem<4>(semi(4)), ro); }, 3, "semi-pairs-journal");
   EXPECT_FALSE(part.exhaustive);
-  RunOptions again{.threads = 2, .split_depth = 3};
-  again.checkpoint = journal.str();
-  const RunResult rest = magic::run(SemiPairsProblem<4>(semi(4)), again);
   EXPECT_GT(rest.tasks_resumed, 0u);
   EXPECT_EQ(rest.unique, ref.unique);
   EXPECT_EQ(rest.digest, ref.digest);

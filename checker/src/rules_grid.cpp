@@ -296,9 +296,11 @@ std::string read_kind(const nlohmann::json& problem, int n) {
 
 std::unique_ptr<Rules> square_rules(const nlohmann::json& problem) {
   const std::int64_t n = int_field(problem, "order", "problem");
-  if (n < 3 || n > 5) throw SpecError("problem: square order must be 3..5, got " + std::to_string(n));
+  if (n < 3 || (n > 5 && n != 8))
+    throw SpecError("problem: square order must be 3..5 (or 8, most-perfect), got " + std::to_string(n));
   const int order = static_cast<int>(n);
   const std::string kind = read_kind(problem, order);
+  if (order == 8 && kind != "most-perfect") throw SpecError("problem: square order 8 is counted only most-perfect");
   Slice slice;
   std::string title = "square order=" + std::to_string(order) + " kind=" + kind;
   if (const auto c = optional_int(problem, "center", "problem")) {

@@ -13,4 +13,5 @@ MAGIC_RUN_AS(, Square5Problem)
 MAGIC_RUN_AS(, SemiPairsProblem<3>)
 MAGIC_RUN_AS(, SemiPairsProblem<4>)
 MAGIC_RUN_AS(, SemiPairsProblem<5>)
+MAGIC_RUN_AS(, MostPerfect8Problem)
 }  // namespace magic

@@ -75,7 +75,14 @@ SquareSpec square_spec_from_json(const nlohmann::json& spec) {
   } catch (const nlohmann::json::exception& e) {
     throw SpecError("malformed square spec " + spec.dump() + ": " + e.what());
   }
-  validate_square(s.order, s.kind, kSquareMinOrder, kSquareMaxOrder);
+  if (s.order == kSquareMostPerfectOrder && s.kind == SquareKind::MostPerfect) {
+    if (!s.symmetry_breaking)
+      throw SpecError("square order 8 (most-perfect) runs only with symmetry breaking (not every orientation)");
+  } else if (s.order > kSquareMaxOrder) {
+    throw SpecError("square order must be " + std::to_string(kSquareMinOrder) + ".." + std::to_string(kSquareMaxOrder) +
+                    " (or 8 with kind most-perfect), got " + std::to_string(s.order));
+  }
+  validate_square(s.order, s.kind, kSquareMinOrder, kSquareMostPerfectOrder);
   validate_slice(s);
   return s;
 }

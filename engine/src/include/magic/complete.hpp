@@ -49,6 +49,7 @@
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/instances.hpp"
+#include "magic/square_most_perfect.hpp"
 #include "magic/sum_groups.hpp"
 
 namespace magic {
@@ -656,7 +657,17 @@ struct CompleteFamily {
   }
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
-    return with_complete_problem(complete_spec_from_json(spec), f);
+    const CompleteSpec s = complete_spec_from_json(spec);
+    // Counting an empty most-perfect 8x8 grid is counting the squares:
+    // square_most_perfect.hpp's search, emitting every one of them.
+    if (s.exhaustive && s.kind == SquareKind::MostPerfect && s.puzzle.order == 8 &&
+        std::all_of(s.puzzle.cells.begin(), s.puzzle.cells.end(), [](std::int64_t v) { return v == 0; })) {
+      const nlohmann::json zeros = nlohmann::json::array({0, 0, 0, 0, 0, 0, 0, 0});
+      return f(MostPerfect8Problem(MostPerfect8Problem::Emit::Images,
+                                   {{"name", "complete"}, {"order", 8}, {"kind", "most-perfect"}, {"givens", 0},
+                                    {"grid", nlohmann::json::array({zeros, zeros, zeros, zeros, zeros, zeros, zeros, zeros})}}));
+    }
+    return with_complete_problem(s, f);
   }
   // "first" means one completion unless the run asks for more.
   static std::uint64_t default_stop_after(const nlohmann::json& spec) {

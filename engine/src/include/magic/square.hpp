@@ -23,6 +23,7 @@
 #include "magic/instances.hpp"
 #include "magic/square5.hpp"
 #include "magic/square_semi.hpp"
+#include "magic/square_most_perfect.hpp"
 #include "magic/square_small.hpp"
 #include "magic/square_spec.hpp"
 #include "magic/sum_groups.hpp"
@@ -262,6 +263,9 @@ struct SquareFamily {
       case 3: return square_small_handles(s) ? f(SmallSquareProblem<3>(s.kind)) : f(SquareProblem<3>(s));
       case 4: return square_small_handles(s) ? f(SmallSquareProblem<4>(s.kind)) : f(SquareProblem<4>(s));
     }
+    if (s.order == kSquareMostPerfectOrder)
+      return f(MostPerfect8Problem(MostPerfect8Problem::Emit::Translates,
+                                   {{"name", "square"}, {"order", 8}, {"kind", "most-perfect"}, {"symmetry_breaking", true}}));
     if (semi_pairs_handles(s)) return f(SemiPairsProblem<5>(s));
     if (square5_handles(s)) return f(Square5Problem(s));
     return f(SquareProblem<5>(s));

@@ -11,6 +11,7 @@ namespace magic {
 
 inline constexpr int kSquareMinOrder = 3;
 inline constexpr int kSquareMaxOrder = 5;
+inline constexpr int kSquareMostPerfectOrder = 8;  // most-perfect also here (square_most_perfect.hpp)
 // What one level of --split-depth is.
 inline constexpr const char* kSquareLevels =
     "a level is one placed cell, forced cells included (order 5: 1 centre, 2 top-left corner, "
