@@ -31,6 +31,7 @@
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
 #include "magic/result.hpp"
+#include "resume_check.hpp"
 #include "temp_path.hpp"
 #include "toy_problem.hpp"
 
@@ -233,22 +234,6 @@ TEST_P(Contract, StopAfterKeepsTheFirstSolutionsInOrder) {
         }
       }
   }
-}
-
-// A checkpointed run at split depth 3 (at the default depth a small problem
-// is one task, with nothing to stop between) that `stop` ends once a third
-// of its tasks are folded.  One thread folds each task as it finishes, so
-// the stop lands early whatever the load.
-RunOptions stopped_after_a_third(const ScratchPath& journal, std::atomic<bool>& stop) {
-  RunOptions ro{.threads = 1, .split_depth = 3};
-  ro.checkpoint = journal.str();
-  ro.checkpoint_interval = 0;
-  ro.interrupt = &stop;
-  ro.progress_interval = 0;
-  ro.on_progress = [&stop](const magic::Progress& p) {
-    if (p.tasks_done * 3 > p.tasks_total) stop = true;
-  };
-  return ro;
 }
 
 TEST_P(Contract, CheckpointResumesOnAnotherThreadCount) {
