@@ -246,7 +246,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"square4_associative_all_orientations",
                            "square --order 4 --kind associative --all-orientations", transpose},
                       // Order-5 semi: listed by classes of 3,600 (a shard of them), and a slice.
-                      Case{"square5_semi_shard", "square --order 5 --kind semi --split-depth 2 --shard 3/2000",
+                      Case{"square5_semi_shard", "square --order 5 --kind semi --split-depth 2 --shard 3/10000",
                            transpose},
                       Case{"square5_semi_slice",
                            "square --order 5 --kind semi --first-row 1,2,13,24,25 --first-column 1,3,17,21,23", same},
