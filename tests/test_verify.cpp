@@ -250,6 +250,9 @@ INSTANTIATE_TEST_SUITE_P(
                            transpose},
                       Case{"square5_semi_slice",
                            "square --order 5 --kind semi --first-row 1,2,13,24,25 --first-column 1,3,17,21,23", same},
+                      // The cell-by-cell solver's order-5 semi squares, not classes.
+                      Case{"square5_semi_all_orientations", "square --order 5 --kind semi --all-orientations --limit 5",
+                           transpose},
                       Case{"square8_most_perfect", "square --order 8 --kind most-perfect --limit 300", transpose},
                       Case{"star6", "star --n 6", star_turned, "by_sum"},
                       Case{"pentagram_1_12", "star --n 5 --numbers 1..12", star_turned, "by_sum"},

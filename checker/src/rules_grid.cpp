@@ -153,16 +153,19 @@ std::vector<int> class_representative(const std::vector<int>& v, int n) {
 
 class GridRules : public Rules {
  public:
-  GridRules(std::string title, int n, std::string kind, std::vector<int> givens, bool symmetric, Slice slice = {})
+  // classes: listed by classes (order-5 semi with symmetry breaking, no slice).
+  GridRules(std::string title, int n, std::string kind, std::vector<int> givens, bool symmetric, Slice slice = {},
+            bool classes = false)
       : title_(std::move(title)),
         n_(n),
         givens_(std::move(givens)),
         groups_(kind_groups(n, kind)),
         slice_(std::move(slice)),
-        classes_(n == 5 && kind == "semi"),
-        by_center_(symmetric && n % 2 == 1 && !classes_) {
+        classes_(classes),
+        // The engine reports no centres for order-5 semi (its classes have every centre).
+        by_center_(symmetric && n % 2 == 1 && !(n == 5 && kind == "semi")) {
     std::sort(slice_.diagonal.begin(), slice_.diagonal.end());
-    if (classes_ && !slice_.first_row.empty()) symmetric = false;  // a slice: every square on its own
+    if (!slice_.first_row.empty()) symmetric = false;  // a first-row slice: every square on its own
     if (symmetric) {
       perms_ = square_group(n);
     } else {
@@ -183,7 +186,7 @@ class GridRules : public Rules {
     if (!read_grid(sol, v, j.error) || !check_values(v, j.error) || !check_givens(v, j.error) ||
         !check_groups(v, j.error) || !check_slice(v, j.error))
       return j;
-    if (classes_ && perms_.size() > 1) {
+    if (classes_) {
       j.canonical = bytes_u8(class_representative(v, n_));
       j.orbit = kClassSquares;
       j.unique = kClassUnique;
@@ -325,7 +328,9 @@ std::unique_ptr<Rules> square_rules(const nlohmann::json& problem) {
     (std::string(field) == "first_row" ? slice.first_row : slice.first_column) = *line;
     title += std::string(" ") + field + "=" + problem.at(field).dump();
   }
-  return std::make_unique<GridRules>(std::move(title), order, kind, std::vector<int>{}, true, std::move(slice));
+  const bool symmetry_breaking = !problem.contains("symmetry_breaking") || problem.at("symmetry_breaking") == true;
+  const bool classes = order == 5 && kind == "semi" && symmetry_breaking && slice.first_row.empty();
+  return std::make_unique<GridRules>(std::move(title), order, kind, std::vector<int>{}, true, std::move(slice), classes);
 }
 
 // problem.grid: the rows as given, 0 = blank.

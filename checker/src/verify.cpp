@@ -205,7 +205,8 @@ VerifyReport verify_result(const VerifyOptions& o, const nlohmann::json& result)
   const std::string head = "verified: " + rules->name() + ": ";
   const std::string run = stated.exhaustive ? "" : " (the run was not exhaustive)";
   // Classes (order-5 semi) list fewer entries than the solutions they stand for.
-  const std::string as = t.unique == t.listed ? "" : " (as " + std::to_string(t.listed) + " classes)";
+  const std::string as =
+      t.unique == t.listed ? "" : " (as " + std::to_string(t.listed) + (t.listed == 1 ? " class)" : " classes)");
   if (t.unique > stated.unique || (t.unique < stated.unique && !o.partial))
     return fail(o.result_path, "counts.unique is " + std::to_string(stated.unique) + " but " + solutions(t.unique) +
                                    as + (t.unique == 1 ? " is" : " are") + " listed" +
