@@ -22,7 +22,7 @@
 namespace cli {
 
 // An interrupted run exits 128 + the signal: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP).
-enum Exit { kOk = 0, kNoSolution = 1, kUsage = 2, kInternal = 70 };
+enum Exit { kOk = 0, kNoSolution = 1, kUsage = 2, kUndecided = 3, kInternal = 70 };
 
 // Every exit code, for --help; docs/json.md's table lists the same codes
 // (a test compares them).
@@ -34,6 +34,7 @@ inline constexpr ExitCodeText kExitCodes[] = {
     {"0", "success"},
     {"1", "no solution (complete), a reproduce mismatch or a verify failure"},
     {"2", "usage error or bad input (one line on stderr)"},
+    {"3", "undecided (complete): no completion found within the node budget, and none ruled out"},
     {"129, 130, 143", "stopped by SIGHUP, SIGINT or SIGTERM (rerun with the same --checkpoint to resume)"},
     {"141", "killed by SIGPIPE (stdout's reader went away)"},
     {"70", "internal error (a bug: please report it)"},
@@ -95,6 +96,8 @@ std::uint64_t solutions_wanted(const Common& c);
 struct Printer {
   std::function<void(std::ostream&, const nlohmann::json&)> human_solution;
   nlohmann::json extra;  // merged into the top-level result object
+  // Optional: more top-level fields, from the finished run.
+  std::function<nlohmann::json(const magic::RunResult&)> extra_of;
   // Optional: the exit code of a finished run (default kOk); may explain itself on stderr.
   std::function<int(const magic::RunResult&)> exit_code;
 };

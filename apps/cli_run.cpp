@@ -32,6 +32,7 @@ struct SolutionSink {
 nlohmann::json result_fields(const magic::Job& job, const magic::RunResult& r, const Printer& pr) {
   nlohmann::json rest = job.result_fields(r);
   if (pr.extra.is_object()) rest.update(pr.extra);
+  if (pr.extra_of) rest.update(pr.extra_of(r));
   return rest;
 }
 

@@ -86,6 +86,7 @@ struct FirstCtx {
   }
   bool stopped() { return found; }
   bool aborted() const { return found; }
+  void give_up() {}  // the sets here have no budget
 };
 
 void BM_Complete(benchmark::State& state, Set set) {

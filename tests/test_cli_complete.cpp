@@ -116,9 +116,14 @@ TEST(CliComplete, BadInputIsACleanError) {
     SCOPED_TRACE(in);
     EXPECT_CLEAN_ERROR(run_cli("complete", in));
   }
-  std::string grid9;
-  for (int r = 0; r < 9; ++r) grid9 += "0 0 0 0 0 0 0 0 0\n";
-  EXPECT_CLEAN_ERROR(run_cli("complete", grid9));
+  std::string grid17;  // one past the orders supported
+  for (int r = 0; r < 17; ++r) {
+    for (int c = 0; c < 17; ++c) grid17 += "0 ";
+    grid17 += "\n";
+  }
+  EXPECT_CLEAN_ERROR(run_cli("complete", grid17));
+  EXPECT_CLEAN_ERROR(run_cli("complete --count --budget 5", kSeed2));
+  EXPECT_CLEAN_ERROR(run_cli("complete --budget -1", kSeed2));
   EXPECT_CLEAN_ERROR(run_cli("complete /no/such/file"));
   EXPECT_CLEAN_ERROR(run_cli("complete " + ::testing::TempDir()));  // a directory
   EXPECT_CLEAN_ERROR(run_cli("complete --kind bogus", kSeed2));

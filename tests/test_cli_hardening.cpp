@@ -404,7 +404,7 @@ TEST(ExitCodes, TheReadmeTableIsMainsTable) {
     const auto cell = numbers(part.substr(0, first_word));
     in_help.insert(cell.begin(), cell.end());
   }
-  EXPECT_EQ(in_readme, (std::set<int>{0, 1, 2, 70, 129, 130, 141, 143}));
+  EXPECT_EQ(in_readme, (std::set<int>{0, 1, 2, 3, 70, 129, 130, 141, 143}));
   EXPECT_EQ(in_help, in_readme);
   EXPECT_EQ(run_cli("square --order 3 -q").code, 0);
   EXPECT_EQ(run_cli("complete -q -", "[[1,2,0],[0,0,0],[0,0,0]]").code, 1);

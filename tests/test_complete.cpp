@@ -474,10 +474,14 @@ TEST(CompleteInput, BadInputNamesTheProblem) {
   EXPECT_TRUE(has(error_of("[[0]]"), "order 1"));
   EXPECT_TRUE(has(error_of("[]"), "empty grid"));
   EXPECT_TRUE(has(error_of("[[]]"), "row 1 is empty"));
-  const std::string nine = "[" + std::string("[0,0,0,0,0,0,0,0,0],") + "[0,0,0,0,0,0,0,0,0]," +
-                           "[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0]," +
-                           "[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0]]";
-  EXPECT_TRUE(has(error_of(nine), "order 9"));
+  std::string seventeen;  // one past the orders supported
+  for (int r = 0; r < 17; ++r) {
+    std::string row;
+    for (int c = 0; c < 17; ++c) row += c ? ",0" : "0";
+    seventeen += (r ? ",[" : "[[") + row + "]";
+  }
+  seventeen += "]";
+  EXPECT_TRUE(has(error_of(seventeen), "order 17 is not supported (orders 3 to 16)"));
   EXPECT_TRUE(has(error_of("[[1.5,0,0],[0,0,0],[0,0,0]]"), "whole number"));
   EXPECT_TRUE(has(error_of("[[\"a\",0,0],[0,0,0],[0,0,0]]"), "row 1, column 1"));
   EXPECT_TRUE(has(error_of("[[null,0,0],[0,0,0],[0,0,0]]"), "whole number"));
@@ -545,7 +549,11 @@ TEST(CompleteInput, RejectsBadSpecs) {
   EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(3)}, {"mode", "often"}}),
                magic::SpecError);
   EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", 5}}), magic::SpecError);
-  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(9)}}), magic::SpecError);
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(17)}}), magic::SpecError);
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(3)}, {"mode", "first"}, {"budget", -1}}),
+               magic::SpecError);
+  EXPECT_THROW(magic::run_spec({{"name", "complete"}, {"grid", empty(3)}, {"mode", "first"}, {"budget", "lots"}}),
+               magic::SpecError);
 }
 
 }  // namespace

@@ -11,7 +11,8 @@
 // Symmetry.  square: the 8 rotations and reflections of the grid; complete:
 // none (its givens are fixed, every completion counts on its own).
 // Canonical form and digest bytes: the engine's solution is the grid
-// row-major as N² unsigned bytes, its canonical form the lexicographically
+// row-major as N² unsigned bytes (order 16, whose 256 does not fit a byte:
+// N² 16-bit little-endian words), its canonical form the lexicographically
 // least of the images (square; the grid itself for complete), hashed as
 // those N² bytes.  The least image of a set does not depend on how the 8
 // symmetries are enumerated, so the checker's own list gives the same form.
@@ -193,7 +194,7 @@ class GridRules : public Rules {
       return j;
     }
     const Orbit o = orbit_of(v, perms_);
-    j.canonical = bytes_u8(o.least);
+    j.canonical = n_ * n_ > 255 ? bytes_u16le(o.least, o.least.size()) : bytes_u8(o.least);
     j.orbit = o.size;
     if (by_center_) j.key = v[static_cast<std::size_t>(n_ * n_ / 2)];
     return j;
@@ -339,7 +340,7 @@ std::vector<int> read_givens(const nlohmann::json& problem) {
     throw SpecError("problem has no \"grid\" list of rows");
   const nlohmann::json& rows = problem.at("grid");
   const std::size_t n = rows.size();
-  if (n < 3 || n > 8) throw SpecError("problem.grid: order must be 3..8, got " + std::to_string(n));
+  if (n < 3 || n > 16) throw SpecError("problem.grid: order must be 3..16, got " + std::to_string(n));
   std::vector<int> cells;
   for (std::size_t r = 0; r < n; ++r) {
     std::string why;

@@ -203,7 +203,7 @@ std::vector<SumGroup> check_puzzle(const Puzzle& p, SquareKind kind) {
 
 CompleteSpec complete_spec_from_json(const nlohmann::json& spec) {
   // "givens" and "order" are what a result file's problem adds.
-  check_spec_fields(spec, "complete", {"name", "grid", "kind", "mode", "givens", "order"});
+  check_spec_fields(spec, "complete", {"name", "grid", "kind", "mode", "givens", "order", "budget"});
   if (!spec.contains("grid")) throw SpecError("complete spec needs a \"grid\": " + spec.dump());
   const auto& grid = spec.at("grid");
   CompleteSpec cs;
@@ -221,7 +221,17 @@ CompleteSpec complete_spec_from_json(const nlohmann::json& spec) {
   cs.kind = *kind;
   if (mode != "count" && mode != "first") throw SpecError("mode must be count or first, got " + mode);
   cs.exhaustive = mode == "count";
+  cs.budget = default_complete_budget(cs.puzzle.order);
+  if (spec.contains("budget")) {
+    const auto& b = spec.at("budget");
+    if (!b.is_number_unsigned()) throw SpecError("\"budget\" must be a whole number of nodes (0: none), got " + b.dump());
+    cs.budget = b.get<std::uint64_t>();
+  }
   return cs;
+}
+
+std::uint64_t default_complete_budget(int order) {
+  return order >= kCompleteBudgetFromOrder ? kCompleteDefaultBudget : 0;
 }
 
 std::string impossible_reason(int order, SquareKind kind) {

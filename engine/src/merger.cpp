@@ -79,7 +79,7 @@ void OrderedMerger::fold(const Slot& s) {
     if (defer()) fold_deferred(c);
   }
   if (!c.aborted()) ++tasks_run_;
-  else if (!policy_.stop_after) exhaustive_ = false;
+  else if (!policy_.stop_after || c.gave_up()) exhaustive_ = false;
 }
 
 void OrderedMerger::fold_deferred(const TaskCore& c) {

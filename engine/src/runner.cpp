@@ -260,8 +260,10 @@ RunResult run(const AnyProblem& p, const RunOptions& opt) {
     r.task_sources = journal->sources();
   }
   detail::take_totals(r, merger.total());
-  // Chunks never started after a stop leave the run as incomplete as skipped tasks do.
-  r.exhaustive = merger.exhaustive() && planned == r.tasks;
+  // Chunks never started after a stop leave the run as incomplete as skipped
+  // tasks do; and a signal may have cut a task that stops after a few
+  // solutions, which the merger cannot tell from one that found them.
+  r.exhaustive = merger.exhaustive() && planned == r.tasks && !r.interrupted;
   r.tasks_run = merger.tasks_run();
   r.pieces = gauge.pieces();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

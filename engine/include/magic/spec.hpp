@@ -23,6 +23,9 @@ std::string by_key_name(const nlohmann::json& problem);
 Picture picture_of(const std::string& problem_name);
 // The spec's default for RunOptions::stop_after (complete's "first" mode).
 std::uint64_t default_stop_after(const nlohmann::json& spec);
+// The nodes complete's search for first completions may take, by order,
+// unless its spec says "budget" (0: no bound).
+std::uint64_t default_complete_budget(int order);
 
 // For a command line, by family name ("square"): what one level of
 // --split-depth is; the values a spec field takes, as one line

@@ -6,8 +6,9 @@
 // is of completions of *this* grid: there is no symmetry group, every
 // completion is emitted exactly once.
 //
-// Search.  Candidates are bitmasks (bit v-1: value v, so 64 values fit) and
-// all-different holds over the whole grid.  At every node `settle` runs to a
+// Search.  Candidates are bitmasks (bit v-1: value v; 64-bit words up to
+// order 8, wider sets past it: wide_bits.hpp) and all-different holds over
+// the whole grid.  At every node `settle` runs to a
 // fixed point:
 //
 //   group g, k blanks, rest = target - placed sum; each blank gets
@@ -36,7 +37,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -51,11 +54,12 @@
 #include "magic/instances.hpp"
 #include "magic/square_most_perfect.hpp"
 #include "magic/sum_groups.hpp"
+#include "magic/wide_bits.hpp"
 
 namespace magic {
 
 inline constexpr int kCompleteMinOrder = 3;
-inline constexpr int kCompleteMaxOrder = 8;
+inline constexpr int kCompleteMaxOrder = 16;
 // What one level of --split-depth is.
 inline constexpr const char* kCompleteLevels = "a level is one branching decision; forced cells settle within it";
 
@@ -99,10 +103,21 @@ struct CompleteSpec {
   Puzzle puzzle;
   SquareKind kind = SquareKind::Magic;
   bool exhaustive = true;  // counting / --all: tasks; false: a few completions by restarts
+  // Restarts only: the nodes all attempts together may search (0: no
+  // bound).  Out of it, the search gives up and the run is not exhaustive:
+  // "undecided", never "no completion".
+  std::uint64_t budget = 0;
 };
 
-// {"grid": [[...]] or "text grid", "kind": "magic", "mode": "count" | "first"}
-// ("first": restarts, see above); throws SpecError.
+// The restarts' default budget: none where every tree this engine has met
+// is exhausted in seconds (orders 3..8); past them, enough for a minute or
+// so of search.
+inline constexpr int kCompleteBudgetFromOrder = 9;
+inline constexpr std::uint64_t kCompleteDefaultBudget = 100'000'000;
+std::uint64_t default_complete_budget(int order);  // (also in magic/spec.hpp)
+
+// {"grid": [[...]] or "text grid", "kind": "magic", "mode": "count" | "first",
+//  "budget": nodes} ("first": restarts, see above); throws SpecError.
 CompleteSpec complete_spec_from_json(const nlohmann::json& spec);
 
 template <int N, int G>
@@ -110,17 +125,19 @@ class CompleteProblem {
  public:
   static constexpr int kCells = N * N;
   static constexpr int kGroups = G;
-  using Solution = std::array<std::uint8_t, kCells>;
+  // Values and cells as bits: one word up to order 8, wider past it.
+  using Mask = bits::MaskFor<kCells>;
+  using Value = std::conditional_t<(kCells <= 255), std::uint8_t, std::uint16_t>;
+  using Solution = std::array<Value, kCells>;
   struct State {
-    std::array<std::uint8_t, kCells> v;  // 0 = blank
-    std::array<std::int16_t, G> rest;    // target minus the sum placed so far
-    std::array<std::uint8_t, G> left;    // blank cells of the group
-    std::uint64_t free;                  // bit v-1: value v still to be placed
-    std::uint64_t blank;                 // bit c: cell c is blank
-    std::uint16_t depth;                 // branching decisions taken
+    std::array<Value, kCells> v;        // 0 = blank
+    std::array<std::int16_t, G> rest;   // target minus the sum placed so far
+    std::array<std::uint8_t, G> left;   // blank cells of the group
+    Mask free;                          // bit v-1: value v still to be placed
+    Mask blank;                         // bit c: cell c is blank
+    std::uint16_t depth;                // branching decisions taken
   };
   static_assert(std::is_trivially_copyable_v<State>);
-  static_assert(kCells <= 64, "values and cells must fit in a uint64 mask");
 
   explicit CompleteProblem(const CompleteSpec& spec) : spec_(spec) {
     if (spec.puzzle.order != N) throw SpecError("order mismatch");
@@ -136,13 +153,13 @@ class CompleteProblem {
       for (int c : groups[g].cells) {
         if (n_cell_groups_[c] == kMaxPerCell) throw std::logic_error("cell in too many sum groups");
         cell_groups_[c][n_cell_groups_[c]++] = static_cast<GroupIx>(g);
-        group_cells_[g] |= std::uint64_t{1} << c;
+        group_cells_[g] |= bits::one<Mask>(c);
       }
       root_.rest[g] = static_cast<std::int16_t>(groups[g].target);
       root_.left[g] = static_cast<std::uint8_t>(groups[g].cells.size());
     }
-    root_.free = kAllValues;
-    root_.blank = kAllCells;
+    root_.free = all_values();
+    root_.blank = all_values();
     for (int c = 0; c < kCells; ++c)
       if (spec.puzzle.cells[c] != 0) place(root_, c, static_cast<int>(spec.puzzle.cells[c]));
     impossible_ = !impossible_reason(N, spec.kind).empty();
@@ -153,12 +170,12 @@ class CompleteProblem {
     seed_ = grid_seed(spec);
     for (int c = 0; c < kCells; ++c)
       for (int i = 0; i < n_cell_groups_[c]; ++i)
-        if (const int g = cell_groups_[c][i]; g < n_groups_ && std::popcount(group_cells_[g]) == N)
+        if (const int g = cell_groups_[c][i]; g < n_groups_ && bits::pop(group_cells_[g]) == N)
           line_mates_[c] |= group_cells_[g];
-    for (int c = 0; c < kCells; ++c) line_mates_[c] &= ~(std::uint64_t{1} << c);
+    for (int c = 0; c < kCells; ++c) line_mates_[c] &= ~bits::one<Mask>(c);
     for (int v = 0; v < kCells; ++v)
       for (int w = 0; w < kCells; ++w)
-        if (v / N == w / N || v % N == w % N) shares_digit_[v] |= std::uint64_t{1} << w;
+        if (v / N == w / N || v % N == w % N) shares_digit_[v] |= bits::one<Mask>(w);
     digit_hint_ = !spec.exhaustive && spec.kind == SquareKind::Pandiagonal && N % 2 == 1 && N % 3 != 0 &&
                   digits_fit_givens();
   }
@@ -174,8 +191,10 @@ class CompleteProblem {
       }
       rows.push_back(row);
     }
-    return {{"name", "complete"}, {"order", N}, {"kind", to_string(spec_.kind)}, {"givens", givens},
-            {"grid", rows}};
+    nlohmann::json j{{"name", "complete"}, {"order", N}, {"kind", to_string(spec_.kind)}, {"givens", givens},
+                     {"grid", rows}};
+    if (!spec_.exhaustive && spec_.budget) j["budget"] = spec_.budget;
+    return j;
   }
 
   // Restarts are one task: a first solution would wait for every task before it.
@@ -204,8 +223,12 @@ class CompleteProblem {
   static constexpr int kMaxPerCell = 24;
   using GroupIx = std::conditional_t<(G > 255), std::uint16_t, std::uint8_t>;
   static constexpr double kFirstBudget = 64;
-  static constexpr std::uint64_t kAllValues = kCells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kCells) - 1;
-  static constexpr std::uint64_t kAllCells = kAllValues;
+  // Orders 9 on: each restart runs the local search first, with this many
+  // steps per node of the tree's attempt (a step costs about a hundredth).
+  static constexpr bool kAnneals = N >= 9;
+  static constexpr std::uint64_t kAnnealSteps = 64;
+  static constexpr int kWidth = bits::kWidth<Mask>;
+  static Mask all_values() { return bits::lowest<Mask>(kCells); }
 
   // The search plus the restart's own state; with kBudget, a node-budgeted
   // attempt (exhausted: it failed).  The exhaustive search has no budget, so
@@ -221,9 +244,9 @@ class CompleteProblem {
   enum class Status { Dead, Solved, Branch };
 
   void place(State& s, int c, int v) const {
-    s.v[c] = static_cast<std::uint8_t>(v);
-    s.free &= ~(std::uint64_t{1} << (v - 1));
-    s.blank &= ~(std::uint64_t{1} << c);
+    s.v[c] = static_cast<Value>(v);
+    s.free &= ~bits::one<Mask>(v - 1);
+    s.blank &= ~bits::one<Mask>(c);
     for (int i = 0; i < n_cell_groups_[c]; ++i) {
       const int g = cell_groups_[c][i];
       s.rest[g] = static_cast<std::int16_t>(s.rest[g] - v);
@@ -232,16 +255,10 @@ class CompleteProblem {
   }
 
   // Values lo..hi (1-based, clamped) as a mask.
-  static std::uint64_t window(int lo, int hi) {
-    lo = std::max(lo, 1);
-    hi = std::min(hi, kCells);
-    if (lo > hi) return 0;
-    const std::uint64_t upto_hi = hi == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hi) - 1;
-    return upto_hi & ~((std::uint64_t{1} << (lo - 1)) - 1);
-  }
+  static Mask window(int lo, int hi) { return bits::window<Mask>(std::max(lo, 1) - 1, std::min(hi, kCells) - 1); }
 
-  static int lowest(std::uint64_t m) { return std::countr_zero(m) + 1; }
-  static int highest(std::uint64_t m) { return 64 - std::countl_zero(m); }
+  static int lowest(const Mask& m) { return bits::low(m) + 1; }
+  static int highest(const Mask& m) { return bits::high(m) + 1; }
 
   // Narrows the blanks of group g; returns false on a dead end.  Narrowed
   // cells mark their groups dirty.
@@ -251,102 +268,90 @@ class CompleteProblem {
   //            largest / smallest values any of them can hold (distinct).
   //   support: with 2 or 3 blanks, a candidate stays only if the others can
   //            make up the rest from their candidates (sum sets as bitmasks).
-  bool narrow_group(const State& s, int g, std::array<std::uint64_t, kCells>& cand,
+  bool narrow_group(const State& s, int g, std::array<Mask, kCells>& cand,
                     std::array<std::uint8_t, G>& dirty, bool& any_dirty) const {
     const int k = s.left[g];
     const int rest = s.rest[g];
-    const std::uint64_t cells = group_cells_[g] & s.blank;
-    auto narrowed = [&](int c, std::uint64_t m) {
+    const Mask cells = group_cells_[g] & s.blank;
+    auto narrowed = [&](int c, const Mask& m) {
       cand[c] = m;
       for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
       any_dirty = true;
     };
     int smin = 0, smax = 0;
-    std::uint64_t uni = 0;
-    for (std::uint64_t e = cells; e; e &= e - 1) {
-      const std::uint64_t m = cand[std::countr_zero(e)];
+    Mask uni{};
+    for (Mask e = cells; bits::any(e); e = bits::drop_low(e)) {
+      const Mask& m = cand[bits::low(e)];
       smin += lowest(m);
       smax += highest(m);
       uni |= m;
     }
-    if (smin > rest || smax < rest || std::popcount(uni) < k) return false;
+    if (smin > rest || smax < rest || bits::pop(uni) < k) return false;
     int ulow = 0, uhigh = 0;
-    for (std::uint64_t a = uni, b = uni, j = 1; j < static_cast<std::uint64_t>(k); ++j) {
+    Mask a = uni, b = uni;
+    for (int j = 1; j < k; ++j) {
       ulow += lowest(a);
       uhigh += highest(b);
-      a &= a - 1;
-      b &= ~(std::uint64_t{1} << (63 - std::countl_zero(b)));
+      a = bits::drop_low(a);
+      b = bits::drop_high(b);
     }
-    for (std::uint64_t e = cells; e; e &= e - 1) {
-      const int c = std::countr_zero(e);
-      const std::uint64_t old = cand[c];
+    for (Mask e = cells; bits::any(e); e = bits::drop_low(e)) {
+      const int c = bits::low(e);
+      const Mask old = cand[c];
       const int others_min = std::max(smin - lowest(old), ulow);
       const int others_max = std::min(smax - highest(old), uhigh);
-      const std::uint64_t m = old & window(rest - others_max, rest - others_min);
+      const Mask m = old & window(rest - others_max, rest - others_min);
       if (m == old) continue;
-      if (!m) return false;
+      if (!bits::any(m)) return false;
       smin += lowest(m) - lowest(old);
       smax += highest(m) - highest(old);
       narrowed(c, m);
     }
     if (k > 3 || k < 2) return true;
     int c[3], n = 0;
-    std::uint64_t rev[3];  // bit 64-v: v is a candidate (mirrored masks turn sums into shifts)
-    for (std::uint64_t e = cells; e; e &= e - 1) {
-      c[n] = std::countr_zero(e);
-      rev[n] = reverse(cand[c[n]]);
+    Mask rev[3];  // bit kWidth - v: v is a candidate (mirrored masks turn sums into shifts)
+    for (Mask e = cells; bits::any(e); e = bits::drop_low(e)) {
+      c[n] = bits::low(e);
+      rev[n] = bits::reversed(cand[c[n]]);
       ++n;
     }
     for (int i = 0; i < k; ++i) {
-      std::uint64_t ok;  // values v for which the others can make rest - v
+      Mask ok{};  // values v for which the others can make rest - v
       if (k == 2) {
-        ok = shift(rev[1 - i], rest - 65);  // v = rest - z
-        if (rest % 2 == 0 && rest >= 2 && rest / 2 <= kCells) ok &= ~(std::uint64_t{1} << (rest / 2 - 1));  // z != v
+        ok = bits::shifted(rev[1 - i], rest - kWidth - 1);  // v = rest - z
+        if (rest % 2 == 0 && rest >= 2 && rest / 2 <= kCells) ok &= ~bits::one<Mask>(rest / 2 - 1);  // z != v
       } else {
         const int j = i == 0 ? 1 : 0, l = i == 2 ? 1 : 2;
-        ok = 0;
-        for (std::uint64_t f = cand[c[j]]; f; f &= f - 1) {  // v = rest - y - z, z != y
-          const int y = std::countr_zero(f) + 1;
-          ok |= shift(rev[l] & ~(std::uint64_t{1} << (64 - y)), rest - y - 65);
+        for (Mask f = cand[c[j]]; bits::any(f); f = bits::drop_low(f)) {  // v = rest - y - z, z != y
+          const int y = bits::low(f) + 1;
+          ok |= bits::shifted(rev[l] & ~bits::one<Mask>(kWidth - y), rest - y - kWidth - 1);
         }
       }
-      const std::uint64_t keep = cand[c[i]] & ok;
-      if (!keep) return false;
+      const Mask keep = cand[c[i]] & ok;
+      if (!bits::any(keep)) return false;
       if (keep != cand[c[i]]) {
         narrowed(c[i], keep);
-        rev[i] = reverse(keep);
+        rev[i] = bits::reversed(keep);
       }
     }
     return true;
   }
 
-  static std::uint64_t reverse(std::uint64_t x) {
-    x = __builtin_bswap64(x);
-    x = (x >> 4 & 0x0F0F0F0F0F0F0F0Full) | (x & 0x0F0F0F0F0F0F0F0Full) << 4;
-    x = (x >> 2 & 0x3333333333333333ull) | (x & 0x3333333333333333ull) << 2;
-    x = (x >> 1 & 0x5555555555555555ull) | (x & 0x5555555555555555ull) << 1;
-    return x;
-  }
-  // x << s for s >= 0, x >> -s otherwise; 0 once everything is shifted out.
-  static std::uint64_t shift(std::uint64_t x, int s) {
-    if (s >= 64 || s <= -64) return 0;
-    return s >= 0 ? x << s : x >> -s;
-  }
-
   // Propagates to a fixed point; on Branch, `cell` and `cands` say where.
-  Status settle(State& s, std::uint32_t attempt, int active, bool digits, int& cell, std::uint64_t& cands) const {
-    std::array<std::uint64_t, kCells> cand;
+  Status settle(State& s, std::uint32_t attempt, int active, bool digits, int& cell, Mask& cands) const {
+    std::array<Mask, kCells> cand;
     std::array<std::uint8_t, G> dirty{};
-    for (std::uint64_t e = s.blank; e; e &= e - 1) {
-      const int c = std::countr_zero(e);
+    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+      const int c = bits::low(e);
       cand[c] = s.free;
       if (digits)
-        for (std::uint64_t p = line_mates_[c] & ~s.blank; p; p &= p - 1) cand[c] &= ~shares_digit_[s.v[std::countr_zero(p)] - 1];
+        for (Mask p = line_mates_[c] & ~s.blank; bits::any(p); p = bits::drop_low(p))
+          cand[c] &= ~shares_digit_[s.v[bits::low(p)] - 1];
     }
     for (int g = 0; g < active; ++g) dirty[g] = s.left[g] > 0;
     bool any_dirty = true;
     for (;;) {
-      if (!s.blank) return Status::Solved;
+      if (!bits::any(s.blank)) return Status::Solved;
       while (any_dirty) {
         any_dirty = false;
         for (int g = 0; g < active; ++g) {
@@ -356,41 +361,41 @@ class CompleteProblem {
         }
       }
       // Naked singles: place them all at once.
-      std::uint64_t once = 0, twice = 0, placed = 0;
-      for (std::uint64_t e = s.blank; e; e &= e - 1) {
-        const int c = std::countr_zero(e);
-        const std::uint64_t m = cand[c];
-        if (!m) return Status::Dead;  // emptied by a digit placed in this pass
-        if (m & (m - 1)) {
+      Mask once{}, twice{}, placed{};
+      for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+        const int c = bits::low(e);
+        const Mask m = cand[c];
+        if (!bits::any(m)) return Status::Dead;  // emptied by a digit placed in this pass
+        if (!bits::single(m)) {
           twice |= once & m;
           once |= m;
           continue;
         }
-        if (placed & m) return Status::Dead;  // two cells need the same value
+        if (bits::any(placed & m)) return Status::Dead;  // two cells need the same value
         placed |= m;
         place(s, c, lowest(m));
         for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
         any_dirty = true;
         if (digits) drop_digits(s, c, cand, dirty);
       }
-      if (placed) {
-        for (std::uint64_t e = s.blank; e; e &= e - 1) {
-          const int c = std::countr_zero(e);
-          if (!(cand[c] & placed)) continue;
+      if (bits::any(placed)) {
+        for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+          const int c = bits::low(e);
+          if (!bits::any(cand[c] & placed)) continue;
           cand[c] &= ~placed;
-          if (!cand[c]) return Status::Dead;
+          if (!bits::any(cand[c])) return Status::Dead;
           for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
         }
         continue;
       }
       if (once != s.free) return Status::Dead;  // a value with no place left
       // Hidden singles: a value with one place left goes there.
-      if (const std::uint64_t hidden = once & ~twice) {
-        for (std::uint64_t e = s.blank; e; e &= e - 1) {
-          const int c = std::countr_zero(e);
-          const std::uint64_t m = cand[c] & hidden;
-          if (!m) continue;
-          if (m & (m - 1)) return Status::Dead;  // one cell, two values
+      if (const Mask hidden = once & ~twice; bits::any(hidden)) {
+        for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+          const int c = bits::low(e);
+          const Mask m = cand[c] & hidden;
+          if (!bits::any(m)) continue;
+          if (!bits::single(m)) return Status::Dead;  // one cell, two values
           cand[c] = m;
           for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
         }
@@ -400,10 +405,10 @@ class CompleteProblem {
       // Branch on the fewest candidates, then the most groups (diagonal
       // cells); further ties by index, or pseudo-randomly in restarts.
       std::uint32_t best_key = ~std::uint32_t{0};
-      for (std::uint64_t e = s.blank; e; e &= e - 1) {
-        const int c = std::countr_zero(e);
+      for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+        const int c = bits::low(e);
         const std::uint32_t key =
-            static_cast<std::uint32_t>(std::popcount(cand[c]) * 32 + (31 - n_cell_groups_[c])) << 16 |
+            static_cast<std::uint32_t>(bits::pop(cand[c]) * 32 + (31 - n_cell_groups_[c])) << 16 |
             (attempt ? mix(seed_ + attempt, s.depth, c) & 0xffff : static_cast<std::uint32_t>(c));
         if (key < best_key) {
           best_key = key;
@@ -417,12 +422,11 @@ class CompleteProblem {
 
   // The digit hint: the blanks on a line through c lose the values sharing
   // a digit with c's (an emptied one is caught by the caller).
-  void drop_digits(const State& s, int c, std::array<std::uint64_t, kCells>& cand,
-                   std::array<std::uint8_t, G>& dirty) const {
-    const std::uint64_t gone = shares_digit_[s.v[c] - 1];
-    for (std::uint64_t e = line_mates_[c] & s.blank; e; e &= e - 1) {
-      const int d = std::countr_zero(e);
-      if (!(cand[d] & gone)) continue;
+  void drop_digits(const State& s, int c, std::array<Mask, kCells>& cand, std::array<std::uint8_t, G>& dirty) const {
+    const Mask gone = shares_digit_[s.v[c] - 1];
+    for (Mask e = line_mates_[c] & s.blank; bits::any(e); e = bits::drop_low(e)) {
+      const int d = bits::low(e);
+      if (!bits::any(cand[d] & gone)) continue;
       cand[d] &= ~gone;
       for (int i = 0; i < n_cell_groups_[d]; ++i) dirty[cell_groups_[d][i]] = 1;
     }
@@ -441,19 +445,19 @@ class CompleteProblem {
   // sums right by itself and this is where a first completion is densest.
   // Orders 5 and 7 only: pandiagonal Latin squares exist exactly when N is
   // not divisible by 2 or 3 (other orders were not tried).
-  int value_order(const State& s, int cell, std::uint64_t cands, std::array<int, 64>& out) const {
+  int value_order(const State& s, int cell, Mask cands, std::array<int, kCells>& out) const {
     int n = 0;
     if constexpr (N % 2 == 1 && N % 3 != 0) {
       unsigned hi = 0, lo = 0;
-      for (std::uint64_t e = line_mates_[cell] & ~s.blank; e; e &= e - 1) {
-        const int v = s.v[std::countr_zero(e)] - 1;
+      for (Mask e = line_mates_[cell] & ~s.blank; bits::any(e); e = bits::drop_low(e)) {
+        const int v = s.v[bits::low(e)] - 1;
         hi |= 1u << (v / N);
         lo |= 1u << (v % N);
       }
-      std::uint64_t fresh = 0;
-      for (std::uint64_t e = cands; e; e &= e - 1) {
-        const int v = std::countr_zero(e);
-        if (!(hi >> (v / N) & 1) && !(lo >> (v % N) & 1)) fresh |= std::uint64_t{1} << v;
+      Mask fresh{};
+      for (Mask e = cands; bits::any(e); e = bits::drop_low(e)) {
+        const int v = bits::low(e);
+        if (!(hi >> (v / N) & 1) && !(lo >> (v % N) & 1)) fresh |= bits::one<Mask>(v);
       }
       n = extremes_first(fresh, out.data());
       cands &= ~fresh;
@@ -463,13 +467,13 @@ class CompleteProblem {
 
   // Extreme values first: they fit in the fewest places, so a wrong choice
   // shows early.  Ties (equal distance from the middle) go to the low one.
-  static int extremes_first(std::uint64_t cands, int* out) {
+  static int extremes_first(Mask cands, int* out) {
     int n = 0;
-    while (cands) {
+    while (bits::any(cands)) {
       const int lo = lowest(cands), hi = highest(cands);
       const int v = 2 * hi - (kCells + 1) > (kCells + 1) - 2 * lo ? hi : lo;
       out[n++] = v;
-      cands &= ~(std::uint64_t{1} << (v - 1));
+      cands &= ~bits::one<Mask>(v - 1);
     }
     return n;
   }
@@ -486,7 +490,7 @@ class CompleteProblem {
       digits = m.digits;
     }
     int cell = -1;
-    std::uint64_t cands = 0;
+    Mask cands{};
     switch (settle(s, attempt, active, digits, cell, cands)) {
       case Status::Dead:
         return;
@@ -500,7 +504,7 @@ class CompleteProblem {
       case Status::Branch:
         break;
     }
-    std::array<int, 64> order;
+    std::array<int, kCells> order;
     const int n = value_order(s, cell, cands, order);
     for (int i = 0; i < n; ++i) {
       State t = s;
@@ -509,6 +513,146 @@ class CompleteProblem {
       dfs(t, m);
       if (m.aborted()) return;
     }
+  }
+
+  // ---- Local search (orders 9..16, first completions) ----------------------
+  //
+  // The tree's restarts alone find a first completion of a sparse grid of
+  // order 9 or more only by luck.  Between them runs a local search: the
+  // blanks hold a permutation of the values still free, the cost is the sum
+  // of |sum - target| over the kind's groups, and a step swaps the values
+  // of two blanks.  A step picks a group off its sum and a blank c in it,
+  // and swaps c with the blank that holds the value c would need to put the
+  // group right (else, one time in eight or when no blank holds it, with a
+  // random blank); it keeps a swap that does not raise the cost, and one
+  // that does with probability exp(-rise / T), T falling linearly to 0
+  // over the attempt (simulated annealing).  It finds completions, never
+  // proves there is none: that is the tree's.  Seeded by the grid and the
+  // attempt, so the first completion depends only on the input.
+  struct Rng {
+    std::uint64_t x;
+    std::uint64_t next() {
+      x += 0x9E3779B97F4A7C15ull;
+      std::uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    }
+    int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+    double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  };
+  struct Annealing {
+    std::array<int, kCells> at{};          // the value by cell
+    std::array<int, kCells + 1> where{};   // the cell by value
+    std::array<int, kCells> slot{};        // a blank's index in `blanks`, or -1 (a given)
+    std::vector<int> blanks;
+    std::vector<std::vector<int>> group_blanks;
+    std::vector<int> err;                  // each group's sum minus its target
+    long cost = 0;
+  };
+  static constexpr int kAnnealRandomSwap = 8;  // one step in 8 swaps with a random blank
+
+  Annealing anneal_start(const State& s, Rng& rng) const {
+    Annealing a;
+    std::vector<int> values;
+    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) a.blanks.push_back(bits::low(e));
+    for (Mask e = s.free; bits::any(e); e = bits::drop_low(e)) values.push_back(bits::low(e) + 1);
+    for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[rng.below(static_cast<int>(i))]);
+    a.slot.fill(-1);
+    for (int c = 0; c < kCells; ++c) a.at[c] = s.v[c];
+    for (std::size_t i = 0; i < a.blanks.size(); ++i) {
+      a.at[a.blanks[i]] = values[i];
+      a.slot[a.blanks[i]] = static_cast<int>(i);
+    }
+    for (int c = 0; c < kCells; ++c) a.where[a.at[c]] = c;
+    a.group_blanks.resize(static_cast<std::size_t>(n_groups_));
+    a.err.assign(static_cast<std::size_t>(n_groups_), 0);
+    for (int g = 0; g < n_groups_; ++g) {
+      a.err[g] = -s.rest[g];
+      for (Mask e = group_cells_[g] & s.blank; bits::any(e); e = bits::drop_low(e)) {
+        a.err[g] += a.at[bits::low(e)];
+        a.group_blanks[g].push_back(bits::low(e));
+      }
+      a.cost += std::abs(a.err[g]);
+    }
+    return a;
+  }
+
+  // The cost's change if cells x and y swapped values.
+  long swap_rise(const Annealing& a, int x, int y) const {
+    const int d = a.at[y] - a.at[x];
+    long rise = 0;
+    for (int i = 0; i < n_cell_groups_[x]; ++i)
+      if (const int g = cell_groups_[x][i]; g < n_groups_ && !bits::test(group_cells_[g], y))
+        rise += std::abs(a.err[g] + d) - std::abs(a.err[g]);
+    for (int i = 0; i < n_cell_groups_[y]; ++i)
+      if (const int g = cell_groups_[y][i]; g < n_groups_ && !bits::test(group_cells_[g], x))
+        rise += std::abs(a.err[g] - d) - std::abs(a.err[g]);
+    return rise;
+  }
+
+  void swap_cells(Annealing& a, int x, int y, long rise) const {
+    const int d = a.at[y] - a.at[x];
+    for (int i = 0; i < n_cell_groups_[x]; ++i)
+      if (const int g = cell_groups_[x][i]; g < n_groups_) a.err[g] += d;
+    for (int i = 0; i < n_cell_groups_[y]; ++i)
+      if (const int g = cell_groups_[y][i]; g < n_groups_) a.err[g] -= d;
+    std::swap(a.at[x], a.at[y]);
+    a.where[a.at[x]] = x;
+    a.where[a.at[y]] = y;
+    a.cost += rise;
+  }
+
+  // The blank to swap with x to put group g right, or a random one.
+  int partner_for(const Annealing& a, int g, int x, Rng& rng) const {
+    const int w = a.at[x] - a.err[g];
+    if (rng.below(kAnnealRandomSwap) != 0 && w >= 1 && w <= kCells && a.slot[a.where[w]] >= 0) return a.where[w];
+    return a.blanks[static_cast<std::size_t>(rng.below(static_cast<int>(a.blanks.size())))];
+  }
+
+  // Every group of the kind at its target: the check of each completion
+  // the local search emits, counted from scratch.
+  bool meets_groups(const Annealing& a, const State& s) const {
+    for (int g = 0; g < n_groups_; ++g) {
+      int sum = 0;
+      for (Mask e = group_cells_[g] & s.blank; bits::any(e); e = bits::drop_low(e)) sum += a.at[bits::low(e)];
+      if (sum != s.rest[g]) return false;
+    }
+    return true;
+  }
+
+  // One attempt of `steps` steps; true when it emitted a completion.  The
+  // steps count as nodes.
+  template <class Ctx, class Mode>
+  bool anneal(const State& s, std::uint64_t steps, std::uint32_t attempt, Ctx& ctx, Mode& m) const {
+    Rng rng{seed_ * 0x100000001B3ull + attempt};
+    Annealing a = anneal_start(s, rng);
+    const double t0 = 2.0 + N / 4.0;
+    for (std::uint64_t i = 0; i < steps; ++i) {
+      if (a.cost == 0) {
+        ctx.nodes += i;
+        if (!meets_groups(a, s)) throw std::logic_error("complete: the local search's cost was wrong");
+        Solution sol{};
+        for (int c = 0; c < kCells; ++c) sol[c] = static_cast<Value>(a.at[c]);
+        if (!m.seen || m.seen->insert(sol).second) m.emit(sol);
+        return true;
+      }
+      if ((i & 4095) == 0 && ctx.stopped()) {
+        ctx.nodes += i;
+        return false;
+      }
+      int g = rng.below(n_groups_);
+      while (a.err[g] == 0) g = g + 1 == n_groups_ ? 0 : g + 1;
+      const auto& in_g = a.group_blanks[g];
+      const int x = in_g[static_cast<std::size_t>(rng.below(static_cast<int>(in_g.size())))];
+      const int y = partner_for(a, g, x, rng);
+      if (y == x) continue;
+      const long rise = swap_rise(a, x, y);
+      const double t = t0 * (1.0 - static_cast<double>(i) / static_cast<double>(steps));
+      if (rise <= 0 || (t > 0 && rng.unit() < std::exp(-static_cast<double>(rise) / t))) swap_cells(a, x, y, rise);
+    }
+    ctx.nodes += steps;
+    return false;
   }
 
   // Mixed into the restarts' tie-breaks, so that two grids do not share one
@@ -541,8 +685,8 @@ class CompleteProblem {
   int n_groups_ = 0;      // the kind's groups
   int n_all_groups_ = 0;  // and the hints after them (first completions only)
   std::uint32_t seed_ = 0;
-  std::array<std::uint64_t, kCells> line_mates_{};  // cells sharing a line (N cells) with the cell
-  std::array<std::uint64_t, kCells> shares_digit_{};  // bit w: values v+1, w+1 share a base-N digit
+  std::array<Mask, kCells> line_mates_{};    // cells sharing a line (N cells) with the cell
+  std::array<Mask, kCells> shares_digit_{};  // bit w: values v+1, w+1 share a base-N digit
   // Pandiagonal orders 5 and 7, first completions: a first phase looks only
   // at Euler-type squares, every base-N digit of v-1 once per line (there
   // the lines sum right by themselves, and the two digit squares are
@@ -553,12 +697,12 @@ class CompleteProblem {
   bool digits_fit_givens() const {
     for (int c = 0; c < kCells; ++c)
       if (root_.v[c])
-        for (std::uint64_t e = line_mates_[c] & ~root_.blank; e; e &= e - 1)
-          if (shares_digit_[root_.v[c] - 1] >> (root_.v[std::countr_zero(e)] - 1) & 1) return false;
+        for (Mask e = line_mates_[c] & ~root_.blank; bits::any(e); e = bits::drop_low(e))
+          if (bits::test(shares_digit_[root_.v[c] - 1], root_.v[bits::low(e)] - 1)) return false;
     return true;
   }
   std::array<std::array<GroupIx, kMaxPerCell>, kCells> cell_groups_;
-  std::array<std::uint64_t, G> group_cells_{};
+  std::array<Mask, G> group_cells_{};
   std::array<std::uint8_t, kCells> n_cell_groups_;
   State root_;
   bool impossible_ = false;
@@ -588,14 +732,34 @@ void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
   std::set<Solution> seen;
   double budget = kFirstBudget;
   bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
+  // An attempt's budget, cut to what the whole search has left; false
+  // (and the task gives up) when nothing is left.
+  const auto bounded = [&](std::uint64_t& b) {
+    b = static_cast<std::uint64_t>(budget);
+    if (!spec_.budget) return true;
+    if (ctx.nodes >= spec_.budget) return false;
+    b = std::min(b, spec_.budget - ctx.nodes);
+    return true;
+  };
   for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
+    std::uint64_t b = 0;
+    if constexpr (kAnneals) {
+      if (!bounded(b)) return ctx.give_up();
+      const std::uint64_t left = spec_.budget ? spec_.budget - ctx.nodes : ~std::uint64_t{0};
+      b = b > left / kAnnealSteps ? left : b * kAnnealSteps;
+      Solver<Ctx, true> sv{{ctx}, attempt, n_groups_, false, &seen};
+      anneal(s, b, attempt, ctx, sv);
+      if (ctx.aborted()) return;
+    }
     if (hinted) {
-      Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_all_groups_, digit_hint_, &seen};
+      if (!bounded(b)) return ctx.give_up();
+      Solver<Ctx, true> sv{{ctx, b}, attempt, n_all_groups_, digit_hint_, &seen};
       dfs(s, sv);
       if (ctx.aborted()) return;
       hinted = sv.exhausted;  // the structured part of the tree is done
     }
-    Solver<Ctx, true> sv{{ctx, static_cast<std::uint64_t>(budget)}, attempt, n_groups_, false, &seen};
+    if (!bounded(b)) return ctx.give_up();
+    Solver<Ctx, true> sv{{ctx, b}, attempt, n_groups_, false, &seen};
     dfs(s, sv);
     if (ctx.aborted() || !sv.exhausted) return;
   }
@@ -620,10 +784,11 @@ decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
   // Pandiagonal first completions carry their structure hints (structure_hints).
   const bool rich = spec.kind == SquareKind::Associative || spec.kind == SquareKind::MostPerfect ||
                     (spec.kind == SquareKind::Pandiagonal && !spec.exhaustive);
+  // The odd rectangles up to order 8 (at order 16 they are 4,000 groups).
   const bool rectangles = !spec.exhaustive && spec.puzzle.order % 4 == 0 &&
                           (spec.kind == SquareKind::MostPerfect || spec.kind == SquareKind::Pandiagonal);
   auto pick = [&]<int N>(std::integral_constant<int, N>) -> decltype(auto) {
-    if constexpr (N % 4 == 0)
+    if constexpr (N % 4 == 0 && N <= 8)
       if (rectangles) return f(CompleteProblem<N, kCompleteHintedGroups<N>>(spec));
     if (rich) return f(CompleteProblem<N, kCompleteRichGroups<N>>(spec));
     return f(CompleteProblem<N, kCompleteLineGroups<N>>(spec));
@@ -635,6 +800,14 @@ decltype(auto) with_complete_problem(const CompleteSpec& spec, F&& f) {
     case 6: return pick(std::integral_constant<int, 6>{});
     case 7: return pick(std::integral_constant<int, 7>{});
     case 8: return pick(std::integral_constant<int, 8>{});
+    case 9: return pick(std::integral_constant<int, 9>{});
+    case 10: return pick(std::integral_constant<int, 10>{});
+    case 11: return pick(std::integral_constant<int, 11>{});
+    case 12: return pick(std::integral_constant<int, 12>{});
+    case 13: return pick(std::integral_constant<int, 13>{});
+    case 14: return pick(std::integral_constant<int, 14>{});
+    case 15: return pick(std::integral_constant<int, 15>{});
+    case 16: return pick(std::integral_constant<int, 16>{});
   }
   check_puzzle(spec.puzzle, spec.kind);  // names what is wrong with the order
   throw SpecError("unsupported order");
@@ -687,11 +860,20 @@ struct CompleteFamily {
   X(6, kCompleteLineGroups<6>) X(6, kCompleteRichGroups<6>) X(7, kCompleteLineGroups<7>)   \
   X(7, kCompleteRichGroups<7>) X(8, kCompleteLineGroups<8>) X(8, kCompleteRichGroups<8>)   \
   X(8, kCompleteHintedGroups<8>)
+// Orders 9..16, with wide masks (wide_bits.hpp): compiled in their own unit.
+#define MAGIC_COMPLETE_WIDE_INSTANCES(X)                                                    \
+  X(9, kCompleteLineGroups<9>) X(9, kCompleteRichGroups<9>) X(10, kCompleteLineGroups<10>) \
+  X(10, kCompleteRichGroups<10>) X(11, kCompleteLineGroups<11>) X(11, kCompleteRichGroups<11>) \
+  X(12, kCompleteLineGroups<12>) X(12, kCompleteRichGroups<12>) X(13, kCompleteLineGroups<13>) \
+  X(13, kCompleteRichGroups<13>) X(14, kCompleteLineGroups<14>) X(14, kCompleteRichGroups<14>) \
+  X(15, kCompleteLineGroups<15>) X(15, kCompleteRichGroups<15>) X(16, kCompleteLineGroups<16>) \
+  X(16, kCompleteRichGroups<16>)
 #define MAGIC_RUN_COMPLETE(N, G) MAGIC_SEARCH_AS(, CompleteProblem<N, G>)
 #define MAGIC_EXTERN_RUN_COMPLETE(N, G) MAGIC_SEARCH_AS(extern, CompleteProblem<N, G>)
 
 namespace magic {
-static_assert(kCompleteMinOrder == 3 && kCompleteMaxOrder == 8 && kCompleteHintedGroups<4> == kCompleteRichGroups<4>,
-              "MAGIC_COMPLETE_INSTANCES must list every instance");
+static_assert(kCompleteMinOrder == 3 && kCompleteMaxOrder == 16 && kCompleteHintedGroups<4> == kCompleteRichGroups<4>,
+              "MAGIC_COMPLETE_INSTANCES and MAGIC_COMPLETE_WIDE_INSTANCES must list every instance");
 MAGIC_COMPLETE_INSTANCES(MAGIC_EXTERN_RUN_COMPLETE)
+MAGIC_COMPLETE_WIDE_INSTANCES(MAGIC_EXTERN_RUN_COMPLETE)
 }  // namespace magic

@@ -95,6 +95,14 @@ class TaskCore {
     return attention_;
   }
   bool aborted() const { return local_stop_; }
+  // Ends the walk before it has seen its whole tree, by its own choice (a
+  // first-completion search out of its node budget): the run is then not
+  // exhaustive, even one that stops after a few solutions.
+  void give_up() {
+    gave_up_ = true;
+    stop();
+  }
+  bool gave_up() const { return gave_up_; }
 
   // Stops the walk at the first poll that sees more than `limit` nodes
   // (the runner's whole-search probe); over_limit() then says so.
@@ -156,6 +164,7 @@ class TaskCore {
   int cut_ = -1;         // nodes at this level or above are handed out
   int armed_from_ = -1;  // the cut before the current request
   bool local_stop_ = false;
+  bool gave_up_ = false;
   bool attention_ = false;  // local_stop_, or a hand-out under way
   bool sending_away_ = false;  // this hand-out goes to another rank
 };

@@ -1,0 +1,229 @@
+// Completion at orders 9..16 (issue 47): the wide bit sets, first
+// completions of every order, and the three outcomes of a first-completion
+// search (found, none, undecided).  Every completion goes through the
+// independent oracle (tests/oracle).
+#include <gtest/gtest.h>
+
+#include <bitset>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_helpers.hpp"
+#include "magic/spec.hpp"
+#include "magic/wide_bits.hpp"
+#include "oracle/complete_oracle.hpp"
+#include "oracle/square_oracle.hpp"
+
+namespace {
+
+using oracle::Grid;
+namespace bits = magic::bits;
+
+// ---- Bits<W> against std::bitset -------------------------------------------
+
+template <int W>
+std::bitset<64 * W> as_bitset(const bits::Bits<W>& m) {
+  std::bitset<64 * W> b;
+  for (int i = 0; i < 64 * W; ++i) b[static_cast<std::size_t>(i)] = bits::test(m, i);
+  return b;
+}
+
+template <int W>
+void check_bits(std::mt19937_64& rng) {
+  constexpr int kW = 64 * W;
+  for (int trial = 0; trial < 300; ++trial) {
+    bits::Bits<W> m;
+    const int density = static_cast<int>(rng() % 5);  // some sparse, some dense, some empty
+    for (auto& x : m.w) {
+      x = rng();
+      for (int d = 0; d < density; ++d) x &= rng();
+    }
+    const auto b = as_bitset(m);
+    ASSERT_EQ(bits::any(m), b.any());
+    ASSERT_EQ(bits::pop(m), static_cast<int>(b.count()));
+    ASSERT_EQ(bits::single(m), b.count() == 1);
+    if (b.any()) {
+      int lo = 0, hi = kW - 1;
+      while (!b[static_cast<std::size_t>(lo)]) ++lo;
+      while (!b[static_cast<std::size_t>(hi)]) --hi;
+      ASSERT_EQ(bits::low(m), lo);
+      ASSERT_EQ(bits::high(m), hi);
+      auto no_lo = b, no_hi = b;
+      no_lo[static_cast<std::size_t>(lo)] = false;
+      no_hi[static_cast<std::size_t>(hi)] = false;
+      ASSERT_EQ(as_bitset(bits::drop_low(m)), no_lo);
+      ASSERT_EQ(as_bitset(bits::drop_high(m)), no_hi);
+    }
+    for (int s : {0, 1, 5, 63, 64, 65, 100, kW - 1, kW, kW + 3, -1, -7, -64, -65, -(kW - 1), -kW}) {
+      const auto want = s >= kW || s <= -kW ? std::bitset<kW>{} : s >= 0 ? b << static_cast<std::size_t>(s)
+                                                                         : b >> static_cast<std::size_t>(-s);
+      ASSERT_EQ(as_bitset(bits::shifted(m, s)), want) << "shift " << s;
+    }
+    std::bitset<kW> rev;
+    for (int i = 0; i < kW; ++i) rev[static_cast<std::size_t>(kW - 1 - i)] = b[static_cast<std::size_t>(i)];
+    ASSERT_EQ(as_bitset(bits::reversed(m)), rev);
+    const int lo = static_cast<int>(rng() % (kW + 10)) - 5, hi = static_cast<int>(rng() % (kW + 10)) - 5;
+    std::bitset<kW> win;
+    for (int i = std::max(lo, 0); i <= std::min(hi, kW - 1); ++i) win[static_cast<std::size_t>(i)] = true;
+    ASSERT_EQ(as_bitset(bits::window<bits::Bits<W>>(lo, hi)), win) << lo << ".." << hi;
+    const auto other = bits::shifted(m, 17);
+    ASSERT_EQ(as_bitset(m & other), b & as_bitset(other));
+    ASSERT_EQ(as_bitset(m | other), b | as_bitset(other));
+    ASSERT_EQ(as_bitset(~m), ~b);
+  }
+}
+
+TEST(WideBits, MatchBitset) {
+  std::mt19937_64 rng(47);
+  check_bits<2>(rng);
+  check_bits<4>(rng);
+}
+
+// ---- completions ------------------------------------------------------------
+
+struct First {
+  magic::RunResult r;
+  std::vector<Grid> sols;
+};
+
+First first(const Grid& g, const std::string& kind, std::uint64_t budget = 0) {
+  First f;
+  magic::RunOptions ro;
+  ro.solutions = 1;
+  ro.threads = 2;
+  ro.on_solution = [&](const nlohmann::json& s) { f.sols.push_back(s.get<Grid>()); };
+  nlohmann::json spec{{"name", "complete"}, {"grid", g}, {"kind", kind}, {"mode", "first"}};
+  if (budget) spec["budget"] = budget;
+  f.r = magic::run_spec(spec, ro).result;
+  return f;
+}
+
+Grid empty(int n) { return Grid(n, std::vector<int>(n, 0)); }
+
+bool exists(const std::string& kind, int n) {
+  if (kind == "pandiagonal" || kind == "associative") return n % 4 != 2;
+  if (kind == "most-perfect") return n % 4 == 0;
+  return true;
+}
+
+// `square` with all but `percent` % of its cells blanked, the cells kept
+// chosen by the seed.
+Grid cut(const Grid& square, int percent, unsigned seed) {
+  const int n = static_cast<int>(square.size());
+  std::vector<int> cells(static_cast<std::size_t>(n * n));
+  for (int c = 0; c < n * n; ++c) cells[static_cast<std::size_t>(c)] = c;
+  std::mt19937 rng(seed);
+  std::shuffle(cells.begin(), cells.end(), rng);
+  Grid g = empty(n);
+  for (int i = 0; i < n * n * percent / 100; ++i) {
+    const int c = cells[static_cast<std::size_t>(i)];
+    g[static_cast<std::size_t>(c / n)][static_cast<std::size_t>(c % n)] =
+        square[static_cast<std::size_t>(c / n)][static_cast<std::size_t>(c % n)];
+  }
+  return g;
+}
+
+void expect_completes(const Grid& g, const std::string& kind, const std::string& what) {
+  const First f = first(g, kind);
+  ASSERT_EQ(f.sols.size(), 1u) << what;
+  EXPECT_EQ(f.r.unique, 1u) << what;
+  EXPECT_TRUE(oracle::is_square(f.sols[0], kind)) << what << ": " << nlohmann::json(f.sols[0]).dump();
+  EXPECT_TRUE(oracle::keeps_givens(g, f.sols[0])) << what;
+}
+
+// Magic, semi-magic and associative squares: the empty grid of every order
+// 9..16, and grids cut from its completion at 10, 30 and 60 % givens.
+// (Pandiagonal and most-perfect are not yet found past order 8 in seconds:
+// see the budget test below.)
+TEST(CompleteWide, EveryOrderCompletes) {
+  for (int n = 9; n <= 16; ++n)
+    for (const std::string kind : {"magic", "semi", "associative"}) {
+      if (!exists(kind, n)) continue;
+      const std::string what = kind + " order " + std::to_string(n);
+      const First f = first(empty(n), kind);
+      ASSERT_EQ(f.sols.size(), 1u) << what;
+      ASSERT_TRUE(oracle::is_square(f.sols[0], kind)) << what;
+      for (int percent : {10, 30, 60})
+        expect_completes(cut(f.sols[0], percent, static_cast<unsigned>(n * 100 + percent)), kind,
+                         what + " at " + std::to_string(percent) + "%");
+    }
+}
+
+// Out of its budget, a search that has neither found a completion nor
+// searched its whole tree says so: not exhaustive, nothing found.
+TEST(CompleteWide, OutOfBudgetIsUndecided) {
+  const First f = first(empty(9), "pandiagonal", 5000);
+  EXPECT_TRUE(f.sols.empty());
+  EXPECT_EQ(f.r.unique, 0u);
+  EXPECT_FALSE(f.r.exhaustive);
+  EXPECT_GE(f.r.nodes, 5000u);
+  EXPECT_LT(f.r.nodes, 5000u + 70000u);  // an attempt's last stretch at most
+}
+
+// A grid with no completion, found by the oracle (a few blanks of a square
+// with two values moved): the search proves it, in both modes.
+TEST(CompleteWide, NoCompletionIsProved) {
+  const First f = first(empty(9), "magic");
+  ASSERT_EQ(f.sols.size(), 1u);
+  const Grid& sq = f.sols[0];
+  std::mt19937 rng(9);
+  int proved = 0;
+  for (int trial = 0; trial < 200 && proved < 3; ++trial) {
+    Grid g = sq;
+    // Six blanks, then two givens off the blanks' lines traded with values
+    // the blanks held, so that no full line changes.
+    std::vector<std::pair<int, int>> blanks;
+    while (blanks.size() < 6) {
+      const int r = static_cast<int>(rng() % 9), c = static_cast<int>(rng() % 9);
+      if (g[r][c]) {
+        blanks.push_back({r, c});
+        g[r][c] = 0;
+      }
+    }
+    const auto [r, c] = blanks[rng() % 6];
+    const int q = static_cast<int>(rng() % 9);
+    if (g[r][q] == 0) continue;
+    std::swap(g[r][q], g[r][c]);  // moves a given into the blank, freeing its value
+    bool rejected = false;
+    try {
+      magic::describe_spec({{"name", "complete"}, {"grid", g}, {"kind", "magic"}});
+    } catch (const magic::SpecError&) {
+      rejected = true;
+    }
+    if (rejected || !oracle::completions(g, "magic").empty()) continue;
+    const First none = first(g, "magic");
+    EXPECT_TRUE(none.sols.empty());
+    EXPECT_TRUE(none.r.exhaustive) << nlohmann::json(g).dump();
+    magic::RunOptions ro;
+    ro.threads = 2;
+    EXPECT_EQ(magic::run_spec({{"name", "complete"}, {"grid", g}, {"kind", "magic"}}, ro).result.unique, 0u);
+    ++proved;
+  }
+  EXPECT_EQ(proved, 3);
+}
+
+// The CLI: the outcome in the JSON, exit 3 for undecided, and --budget only
+// where it means something.
+TEST(CompleteWide, CliSaysWhichOutcome) {
+  std::string grid;
+  for (int r = 0; r < 9; ++r) grid += "0 0 0 0 0 0 0 0 0\n";
+  auto r = run_cli("complete --kind pandiagonal --budget 3000 -q --json -", grid);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("undecided"), std::string::npos) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out).at("completion"), "undecided");
+  r = run_cli("complete --kind magic -q --json -", grid);
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto found = nlohmann::json::parse(r.out);
+  EXPECT_EQ(found.at("completion"), "found");
+  EXPECT_EQ(found.at("problem").at("budget"), magic::default_complete_budget(9));
+  r = run_cli("complete --kind pandiagonal -q --json -",
+              "0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out).at("completion"), "none");
+  EXPECT_CLEAN_ERROR(run_cli("complete --count --budget 10", grid));
+  EXPECT_CLEAN_ERROR(run_cli("complete --all --budget 10", grid));
+}
+
+}  // namespace
