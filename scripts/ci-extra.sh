@@ -82,7 +82,8 @@ heavy+='|Table/KnownCounts\.EngineMatchesTable/(pandiagonal|1_magic|25_magic)_sq
 heavy+='|Families/VerifyFamily\.(Rejects[A-Za-z]*|ReadsTheSolutionsFromAJsonLinesFile)/square5_associative'
 heavy+='|MostPerfect8\.ThreadsSplitsShardsAndResumeChangeNothing|MostPerfect8\.EverySquareOnceAndTheCompletionsOfAnyRow'
 heavy+='|SemiPairs\.Order5RowSliceIsTheCompletionsOfThatRow'
-heavy+='|Square5\.SemiMagicRunsWithLimitAndShards|StarComplement\.SameSolutionsAsWithout)'
+heavy+='|Square5\.SemiMagicRunsWithLimitAndShards|StarComplement\.SameSolutionsAsWithout'
+heavy+='|CompleteWide/EveryOrder\.Completes/[67])'
 
 # The ASan+UBSan tree also builds the fuzzers (MAGIC_FUZZ: coverage on the
 # readers only, cmake/MagicWarnings.cmake), so the sanitized engine is

@@ -137,19 +137,23 @@ void expect_completes(const Grid& g, const std::string& kind, const std::string&
 // 9..16, and grids cut from its completion at 10, 30 and 60 % givens.
 // (Pandiagonal and most-perfect are not yet found past order 8 in seconds:
 // see the budget test below.)
-TEST(CompleteWide, EveryOrderCompletes) {
-  for (int n = 9; n <= 16; ++n)
-    for (const std::string kind : {"magic", "semi", "associative"}) {
-      if (!exists(kind, n)) continue;
-      const std::string what = kind + " order " + std::to_string(n);
-      const First f = first(empty(n), kind);
-      ASSERT_EQ(f.sols.size(), 1u) << what;
-      ASSERT_TRUE(oracle::is_square(f.sols[0], kind)) << what;
-      for (int percent : {10, 30, 60})
-        expect_completes(cut(f.sols[0], percent, static_cast<unsigned>(n * 100 + percent)), kind,
-                         what + " at " + std::to_string(percent) + "%");
-    }
+class EveryOrder : public ::testing::TestWithParam<int> {};
+
+TEST_P(EveryOrder, Completes) {
+  const int n = GetParam();
+  for (const std::string kind : {"magic", "semi", "associative"}) {
+    if (!exists(kind, n)) continue;
+    const std::string what = kind + " order " + std::to_string(n);
+    const First f = first(empty(n), kind);
+    ASSERT_EQ(f.sols.size(), 1u) << what;
+    ASSERT_TRUE(oracle::is_square(f.sols[0], kind)) << what;
+    for (int percent : {10, 30, 60})
+      expect_completes(cut(f.sols[0], percent, static_cast<unsigned>(n * 100 + percent)), kind,
+                       what + " at " + std::to_string(percent) + "%");
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(CompleteWide, EveryOrder, ::testing::Range(9, 17));
 
 // Out of its budget, a search that has neither found a completion nor
 // searched its whole tree says so: not exhaustive, nothing found.
