@@ -628,8 +628,8 @@ class CompleteProblem {
     Rng rng{seed_ * 0x100000001B3ull + attempt};
     Annealing a = anneal_start(s, rng);
     const double t0 = 2.0 + N / 4.0;
-    for (std::uint64_t i = 0; i < steps; ++i) {
-      if (a.cost == 0) {
+    for (std::uint64_t i = 0;; ++i) {
+      if (a.cost == 0) {  // (also after the last step)
         ctx.nodes += i;
         if (!meets_groups(a, s)) throw std::logic_error("complete: the local search's cost was wrong");
         Solution sol{};
@@ -637,7 +637,7 @@ class CompleteProblem {
         if (!m.seen || m.seen->insert(sol).second) m.emit(sol);
         return true;
       }
-      if ((i & 4095) == 0 && ctx.stopped()) {
+      if (i == steps || ((i & 4095) == 0 && ctx.stopped())) {
         ctx.nodes += i;
         return false;
       }
@@ -651,8 +651,6 @@ class CompleteProblem {
       const double t = t0 * (1.0 - static_cast<double>(i) / static_cast<double>(steps));
       if (rise <= 0 || (t > 0 && rng.unit() < std::exp(-static_cast<double>(rise) / t))) swap_cells(a, x, y, rise);
     }
-    ctx.nodes += steps;
-    return false;
   }
 
   // Mixed into the restarts' tie-breaks, so that two grids do not share one
