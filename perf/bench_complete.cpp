@@ -121,6 +121,7 @@ void first_empty(benchmark::State& state, magic::SquareKind kind) {
   sp.puzzle = empty(static_cast<int>(state.range(0)));
   sp.kind = kind;
   sp.exhaustive = false;
+  sp.budget = magic::default_complete_budget(sp.puzzle.order);
   magic::RunOptions ro;
   ro.threads = 1;
   ro.stop_after = 1;
@@ -134,7 +135,18 @@ void first_empty(benchmark::State& state, magic::SquareKind kind) {
 }
 
 void BM_FirstEmpty(benchmark::State& state) { first_empty(state, magic::SquareKind::Magic); }
-BENCHMARK(BM_FirstEmpty)->ArgName("n")->DenseRange(5, 8)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FirstEmpty)->ArgName("n")->DenseRange(5, 16)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Orders 9..16 (issue 47): semi-magic and associative too (none of the
+// latter exist for orders 2 mod 4).
+void BM_FirstEmptySemi(benchmark::State& state) { first_empty(state, magic::SquareKind::Semi); }
+BENCHMARK(BM_FirstEmptySemi)->ArgName("n")->DenseRange(9, 16)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_FirstEmptyAssociative(benchmark::State& state) { first_empty(state, magic::SquareKind::Associative); }
+BENCHMARK(BM_FirstEmptyAssociative)
+    ->ArgName("n")
+    ->Arg(9)->Arg(11)->Arg(12)->Arg(13)->Arg(15)->Arg(16)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // The same for --kind pandiagonal (issue 21, item 5: orders 7 and 8 used to take minutes).
 void BM_FirstEmptyPandiagonal(benchmark::State& state) { first_empty(state, magic::SquareKind::Pandiagonal); }
