@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Side by side on the same grids: `magic-enum complete` (first completion)
+and Gecode's standard model (perf/peers/gecode_square.cpp), each grid with
+a time limit, one process per grid and tool.  Prints a markdown table: each
+tool's outcome (found / none / undecided or timeout) and wall time, and the
+ratio where both finished.  Every completion printed is checked here, from
+the definitions (gen_battery's is_square) and the givens.
+
+    python3 perf/peers/compare_gecode.py build/bin/magic-enum build/bin/peer-gecode-square \\
+        perf/puzzles/gecode9/*.txt [--kind magic] [--timeout 60] [--threads 2]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "puzzles"))
+from gen_battery import is_square  # noqa: E402
+
+
+def read(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#")[0]
+            if line.strip():
+                rows.append([int(x) for x in line.split()])
+    return rows
+
+
+def checked(grid, sol, kind):
+    n = len(grid)
+    full = [sol[r * n:(r + 1) * n] for r in range(n)] if sol and isinstance(sol[0], int) else sol
+    ok = is_square(full, kind) and all(grid[r][c] in (0, full[r][c]) for r in range(n) for c in range(n))
+    if not ok:
+        raise SystemExit("a completion failed the check: %s" % json.dumps(full))
+
+
+def ours(engine, path, kind, timeout, threads):
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run([engine, "complete", "--kind", kind, "-t", str(threads), "-q", "--json", "-", path],
+                             capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", timeout, None
+    t = time.perf_counter() - t0
+    if out.returncode not in (0, 1, 3):
+        raise SystemExit("magic-enum failed on %s: %s" % (path, out.stderr.strip()))
+    j = json.loads(out.stdout)
+    sols = j.get("solutions", [])
+    return j["completion"], t, sols[0] if sols else None
+
+
+def gecode(peer, path, kind, timeout):
+    t0 = time.perf_counter()
+    out = subprocess.run([peer, "--kind", kind, "--seconds", str(timeout), path], capture_output=True, text=True,
+                         timeout=timeout + 30)
+    t = time.perf_counter() - t0
+    if out.returncode != 0:
+        raise SystemExit("the peer failed on %s: %s" % (path, out.stderr.strip()))
+    j = json.loads(out.stdout.strip().splitlines()[-1])
+    return j["status"], t, j["grid"] or None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("engine")
+    ap.add_argument("peer")
+    ap.add_argument("grids", nargs="+")
+    ap.add_argument("--kind", default="magic")
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args()
+    print("| grid | givens | magic-enum | time | Gecode | time | Gecode / magic-enum |")
+    print("|---|---|---|---|---|---|---|")
+    ratios, ours_t = [], []
+    for path in a.grids:
+        grid = read(path)
+        givens = sum(v != 0 for row in grid for v in row)
+        s1, t1, sol1 = ours(a.engine, path, a.kind, a.timeout, a.threads)
+        s2, t2, sol2 = gecode(a.peer, path, a.kind, a.timeout)
+        for sol in (sol1, sol2):
+            if sol:
+                checked(grid, sol, a.kind)
+        ours_t.append(t1)
+        ratio = ""
+        if s1 in ("found", "none") and s2 in ("found", "none"):
+            ratios.append(t2 / t1)
+            ratio = "%.1fx" % (t2 / t1)
+        print("| %s | %d | %s | %.3f s | %s | %.3f s | %s |" % (os.path.basename(path), givens, s1, t1, s2, t2, ratio))
+    print()
+    print("magic-enum: median %.3f s, worst %.3f s over %d grids" % (statistics.median(ours_t), max(ours_t), len(ours_t)))
+    if ratios:
+        print("where both finished (%d grids): Gecode / magic-enum median %.1fx" % (len(ratios), statistics.median(ratios)))
+
+
+if __name__ == "__main__":
+    main()
