@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
+#include "magic/complete.hpp"
 #include "magic/spec.hpp"
 #include "magic/wide_bits.hpp"
 #include "oracle/complete_oracle.hpp"
@@ -133,37 +134,92 @@ void expect_completes(const Grid& g, const std::string& kind, const std::string&
   EXPECT_TRUE(oracle::keeps_givens(g, f.sols[0])) << what;
 }
 
-// Magic, semi-magic and associative squares: the empty grid of every order
-// 9..16, and grids cut from its completion at 10, 30 and 60 % givens.
-// (Pandiagonal and most-perfect are not yet found past order 8 in seconds:
-// see the budget test below.)
+// A copy of `square` with rows and columns both permuted by a random p
+// with p(n-1-i) = n-1-p(i): still magic, semi-magic or associative, and
+// (almost surely) no longer a digit-square construction, so that grids cut
+// from it go to the search.
+Grid mirrored(const Grid& square, unsigned seed) {
+  const int n = static_cast<int>(square.size());
+  std::mt19937 rng(seed);
+  std::vector<int> half(static_cast<std::size_t>(n / 2)), p(static_cast<std::size_t>(n));
+  for (int i = 0; i < n / 2; ++i) half[static_cast<std::size_t>(i)] = i;
+  std::shuffle(half.begin(), half.end(), rng);
+  for (int i = 0; i < n / 2; ++i) {
+    const int h = half[static_cast<std::size_t>(i)];
+    const bool flip = rng() % 2;
+    p[static_cast<std::size_t>(i)] = flip ? n - 1 - h : h;
+    p[static_cast<std::size_t>(n - 1 - i)] = flip ? h : n - 1 - h;
+  }
+  if (n % 2) p[static_cast<std::size_t>(n / 2)] = n / 2;
+  Grid out = square;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      out[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] =
+          square[static_cast<std::size_t>(p[static_cast<std::size_t>(i)])][static_cast<std::size_t>(p[static_cast<std::size_t>(j)])];
+  return out;
+}
+
+// Every kind at every order 9..16 where it has squares: the empty grid, and
+// grids cut from its completion at 10, 30 and 60 % givens.  Where a
+// construction exists (every order but 10 and 14) these are built, so the
+// magic, semi-magic and associative grids are also cut from a permuted
+// copy, which leaves them to the local search and the tree.
 class EveryOrder : public ::testing::TestWithParam<int> {};
 
 TEST_P(EveryOrder, Completes) {
   const int n = GetParam();
-  for (const std::string kind : {"magic", "semi", "associative"}) {
+  for (const std::string kind : {"magic", "semi", "associative", "pandiagonal", "most-perfect"}) {
     if (!exists(kind, n)) continue;
     const std::string what = kind + " order " + std::to_string(n);
     const First f = first(empty(n), kind);
     ASSERT_EQ(f.sols.size(), 1u) << what;
     ASSERT_TRUE(oracle::is_square(f.sols[0], kind)) << what;
-    for (int percent : {10, 30, 60})
-      expect_completes(cut(f.sols[0], percent, static_cast<unsigned>(n * 100 + percent)), kind,
-                       what + " at " + std::to_string(percent) + "%");
+    std::vector<std::pair<Grid, std::string>> squares{{f.sols[0], what}};
+    if (kind == "magic" || kind == "semi" || kind == "associative")
+      squares.push_back({mirrored(f.sols[0], static_cast<unsigned>(n)), what + ", permuted"});
+    for (const auto& [sq, name] : squares) {
+      ASSERT_TRUE(oracle::is_square(sq, kind)) << name;
+      for (int percent : {10, 30, 60}) {
+        if (percent == 60 && sq != f.sols[0]) continue;  // dense grids of the search: issue 47, still open
+
+        expect_completes(cut(sq, percent, static_cast<unsigned>(n * 100 + percent)), kind,
+                         name + " at " + std::to_string(percent) + "%");
+      }
+    }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(CompleteWide, EveryOrder, ::testing::Range(9, 17));
 
+// Pandiagonal and most-perfect squares past order 8 come from the digit
+// squares: the first completion of the empty grid costs no more than the
+// construction's own budget (a search would take far longer), and none
+// exists at the singly even orders, where the search is left alone.
+TEST(CompleteWide, PandiagonalIsBuilt) {
+  for (int n = 9; n <= 16; ++n)
+    for (const std::string kind : {"pandiagonal", "most-perfect"}) {
+      if (!exists(kind, n)) continue;
+      const First f = first(empty(n), kind);
+      ASSERT_EQ(f.sols.size(), 1u) << kind << " " << n;
+      EXPECT_LE(f.r.nodes, magic::kConstructNodes) << kind << " " << n;
+    }
+  std::vector<int> cells(100, 0);
+  std::uint64_t nodes = 0;
+  EXPECT_TRUE(magic::construct_completion({10, {cells.begin(), cells.end()}},
+                                          magic::check_puzzle({10, {cells.begin(), cells.end()}}, magic::SquareKind::Semi),
+                                          magic::kConstructNodes, nodes)
+                  .empty());
+}
+
 // Out of its budget, a search that has neither found a completion nor
 // searched its whole tree says so: not exhaustive, nothing found.
 TEST(CompleteWide, OutOfBudgetIsUndecided) {
-  const First f = first(empty(9), "pandiagonal", 5000);
+  const First f = first(empty(10), "magic", 100);
   EXPECT_TRUE(f.sols.empty());
   EXPECT_EQ(f.r.unique, 0u);
   EXPECT_FALSE(f.r.exhaustive);
-  EXPECT_GE(f.r.nodes, 5000u);
-  EXPECT_LT(f.r.nodes, 5000u + 70000u);  // an attempt's last stretch at most
+  EXPECT_GE(f.r.nodes, 100u);
+  EXPECT_LT(f.r.nodes, 100u + 70000u);  // an attempt's last stretch at most
 }
 
 // A grid with no completion, found by the oracle (a few blanks of a square
@@ -211,9 +267,10 @@ TEST(CompleteWide, NoCompletionIsProved) {
 // The CLI: the outcome in the JSON, exit 3 for undecided, and --budget only
 // where it means something.
 TEST(CompleteWide, CliSaysWhichOutcome) {
-  std::string grid;
+  std::string grid, grid10;
   for (int r = 0; r < 9; ++r) grid += "0 0 0 0 0 0 0 0 0\n";
-  auto r = run_cli("complete --kind pandiagonal --budget 3000 -q --json -", grid);
+  for (int r = 0; r < 10; ++r) grid10 += "0 0 0 0 0 0 0 0 0 0\n";
+  auto r = run_cli("complete --kind magic --budget 100 -q --json -", grid10);
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_NE(r.err.find("undecided"), std::string::npos) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out).at("completion"), "undecided");

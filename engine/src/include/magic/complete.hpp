@@ -96,6 +96,15 @@ std::string impossible_reason(int order, SquareKind kind);
 // Empty when the kind has none.
 std::vector<SumGroup> structure_hints(int order, SquareKind kind);
 
+// A completion built rather than searched: N*A + B + 1 from two digit
+// squares linear in the cell that keep the givens (complete_construct.cpp),
+// or empty when there is none or it is not found within `limit` nodes.
+// Every group of k cells must have the target k(N²+1)/2.  `nodes` counts
+// the work done.  Orders 9..16 try it before searching.
+inline constexpr std::uint64_t kConstructNodes = 100'000;
+std::vector<int> construct_completion(const Puzzle& p, const std::vector<SumGroup>& groups, std::uint64_t limit,
+                                      std::uint64_t& nodes);
+
 // Human name of a sum group of an order-n square ("row 2", "main diagonal").
 std::string group_name(int n, const SumGroup& g);
 
@@ -144,6 +153,7 @@ class CompleteProblem {
     auto groups = check_puzzle(spec.puzzle, spec.kind);
     if (static_cast<int>(groups.size()) > G) throw std::logic_error("too many sum groups for this instantiation");
     n_groups_ = static_cast<int>(groups.size());
+    if (!spec.exhaustive && kAnneals) kind_groups_ = groups;
     if (!spec.exhaustive) add_hints(groups, structure_hints(N, spec.kind));
     n_all_groups_ = static_cast<int>(groups.size());
     cell_groups_.fill({});
@@ -610,15 +620,38 @@ class CompleteProblem {
     return a.blanks[static_cast<std::size_t>(rng.below(static_cast<int>(a.blanks.size())))];
   }
 
-  // Every group of the kind at its target: the check of each completion
-  // the local search emits, counted from scratch.
-  bool meets_groups(const Annealing& a, const State& s) const {
+  // sol keeps the givens, holds every value once and meets every group of
+  // the kind: the check, from scratch, of each completion the local search
+  // or a construction emits (first completions: solve() starts at root_).
+  bool is_completion(const Solution& sol) const {
+    Mask values{};
+    for (int c = 0; c < kCells; ++c) {
+      const int v = sol[c];
+      if (v < 1 || v > kCells || bits::test(values, v - 1) || (root_.v[c] && root_.v[c] != v)) return false;
+      values |= bits::one<Mask>(v - 1);
+    }
     for (int g = 0; g < n_groups_; ++g) {
       int sum = 0;
-      for (Mask e = group_cells_[g] & s.blank; bits::any(e); e = bits::drop_low(e)) sum += a.at[bits::low(e)];
-      if (sum != s.rest[g]) return false;
+      for (int c = 0; c < kCells; ++c)
+        if (bits::test(group_cells_[g], c) && root_.v[c] == 0) sum += sol[c];
+      if (sum != root_.rest[g]) return false;
     }
     return true;
+  }
+
+  // Orders 9..16: a completion built from digit squares where the grid
+  // allows one (construct_completion), before any search.
+  template <class Ctx>
+  void construct(Ctx& ctx, std::set<Solution>& seen) const {
+    const std::uint64_t limit = spec_.budget ? std::min(kConstructNodes, spec_.budget) : kConstructNodes;
+    const std::vector<int> built = construct_completion(spec_.puzzle, kind_groups_, limit, ctx.nodes);
+    if (built.empty()) return;
+    Solution sol{};
+    for (int c = 0; c < kCells; ++c) sol[c] = static_cast<Value>(built[static_cast<std::size_t>(c)]);
+    if (!is_completion(sol)) throw std::logic_error("complete: a constructed square broke a group");
+    Solver<Ctx, true> sv{{ctx}, 0, n_groups_, false, &seen};
+    seen.insert(sol);
+    sv.emit(sol);
   }
 
   // One attempt of `steps` steps; true when it emitted a completion.  The
@@ -631,9 +664,9 @@ class CompleteProblem {
     for (std::uint64_t i = 0;; ++i) {
       if (a.cost == 0) {  // (also after the last step)
         ctx.nodes += i;
-        if (!meets_groups(a, s)) throw std::logic_error("complete: the local search's cost was wrong");
         Solution sol{};
         for (int c = 0; c < kCells; ++c) sol[c] = static_cast<Value>(a.at[c]);
+        if (!is_completion(sol)) throw std::logic_error("complete: the local search's cost was wrong");
         if (!m.seen || m.seen->insert(sol).second) m.emit(sol);
         return true;
       }
@@ -680,6 +713,7 @@ class CompleteProblem {
   }
 
   CompleteSpec spec_;
+  std::vector<SumGroup> kind_groups_;  // orders 9..16, first completions: for construct()
   int n_groups_ = 0;      // the kind's groups
   int n_all_groups_ = 0;  // and the hints after them (first completions only)
   std::uint32_t seed_ = 0;
@@ -728,6 +762,10 @@ void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
   // Restarts (see the top of the file); `seen` keeps a completion found
   // again by a later attempt from being emitted twice.
   std::set<Solution> seen;
+  if constexpr (kAnneals) {
+    construct(ctx, seen);
+    if (ctx.aborted()) return;
+  }
   double budget = kFirstBudget;
   bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
   // An attempt's budget, cut to what the whole search has left; false

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "magic/wide_bits.hpp"
+
 namespace magic::masks {
 
 // Bit c of the result is set iff bit R - c of the mask m is set, where rm is
@@ -14,19 +16,12 @@ inline std::uint64_t partner(std::uint64_t rm, int r) {
   return r <= 63 ? rm >> (63 - r) : rm << (r - 63);
 }
 // m >> k for any k (negative: left), zero when everything shifts out.
-inline std::uint64_t shift_down(std::uint64_t m, int k) {
-  if (k >= 64 || k <= -64) return 0;
-  return k >= 0 ? m >> k : m << -k;
-}
+inline std::uint64_t shift_down(std::uint64_t m, int k) { return bits::shifted(m, -k); }
 inline std::uint64_t above(int p) { return p < 0 ? ~0ull : p >= 63 ? 0 : ~0ull << (p + 1); }
 inline std::uint64_t below(int p) { return p <= 0 ? 0 : p >= 64 ? ~0ull : (1ull << p) - 1; }
 // above(p) in bit-reversed form.
 inline std::uint64_t reversed_above(int p) { return p >= 63 ? 0 : (1ull << (63 - p)) - 1; }
-inline std::uint64_t reversed(std::uint64_t m) {
-  std::uint64_t r = 0;
-  for (; m; m &= m - 1) r |= 1ull << (63 - std::countr_zero(m));
-  return r;
-}
+inline std::uint64_t reversed(std::uint64_t m) { return bits::reversed(m); }
 // The sum of the k lowest / highest set-bit positions of f; out of reach
 // (1 << 30, or its negative) when f has fewer than k bits.
 inline int low_sum(std::uint64_t f, int k) {
