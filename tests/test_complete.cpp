@@ -389,12 +389,13 @@ TEST(Complete, HintsDoNotChangeWhatIsCounted) {
 
 TEST(Complete, SparseBatteryGridsOfEveryKind) {
   // A sample of perf/puzzles/battery (gen_battery.py): grids keeping 10 or
-  // 20 % of a real square of the kind, orders 5..8, and every grid of none/.
+  // 20 % of a real square of the kind, orders 5..8, and every grid of none/
+  // (orders 9..16 too: ten blanks and a moved given, proved by the tree).
   std::vector<fs::path> files;
   for (const std::string kind : {"magic", "semi", "pandiagonal", "associative", "most-perfect"})
     for (const fs::path& p : puzzle_files("battery/" + kind)) {
       const std::string name = p.filename().string();
-      if (name[0] >= '5' && (name.find("_g10_0") != std::string::npos || name.find("_g20_1") != std::string::npos))
+      if (name[0] >= '5' && name[1] == 'x' && (name.find("_g10_0") != std::string::npos || name.find("_g20_1") != std::string::npos))
         files.push_back(p);
     }
   ASSERT_GE(files.size(), 20u);

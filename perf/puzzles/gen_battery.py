@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Seeded battery of sparse grids for `magic-enum complete` (issue 21, item 5).
+"""Seeded battery of grids for `magic-enum complete` (issue 21, item 5; orders
+9..16: issue 47).
 
 For every kind and order 3..8: the empty grid, and grids keeping 5, 10, 15
 and 20 % of the cells of a real square of that kind (GRIDS_PER_STEP each), so
@@ -14,7 +15,22 @@ most-perfect 8), from the engine's own first completion of a grid with a few
 random givens; then a random symmetry of the kind scrambles them.  The
 engine never sees these squares: they only decide which cells are given.
 
-    python3 perf/puzzles/gen_battery.py build/bin/magic-enum
+Orders 9..16 (issue 47): the empty grid of every kind, grids keeping 10, 30
+and 60 % of a square's cells (WIDE_PER_STEP each), and grids with no
+completion, from their own generator (seed WIDE_SEED), so the grids of
+orders 3..8 stay as they were.  Their squares are built here, never by the
+engine: de la Loubere's (odd orders, associative), the doubly even pattern
+(12, 16; associative), Conway's LUX (10, 14), and for pandiagonal and
+most-perfect squares N*A + B + 1 from two digit squares linear in the cell
+(see linear_square); then a random symmetry of the kind scrambles them.
+The engine's first step at these orders builds such linear squares too, so
+the pandiagonal and most-perfect grids test that construction; the other
+kinds' scrambled squares are (almost all) not linear and go to its search.
+The grids without a completion are squares with WIDE_NONE_BLANKS blanks and
+one given moved into a blank of its row (no line is broken on its own);
+none_wide_grids proves each has no completion by a search written here.
+
+    python3 perf/puzzles/gen_battery.py build/bin/magic-enum [--wide]
 
 writes perf/puzzles/battery/<kind>/<n>x<n>_g<percent>_<k>.txt (one row per
 line) and perf/puzzles/battery/none/<kind>_<n>x<n>_<name>.txt.
@@ -38,9 +54,9 @@ def exists(kind, n):
     if kind == "most-perfect":
         return n % 4 == 0
     if kind == "pandiagonal":
-        return n not in (3, 6)
+        return n != 3 and n % 4 != 2
     if kind == "associative":
-        return n != 6
+        return n % 4 != 2
     return True
 
 
@@ -249,12 +265,199 @@ def pick_sum(vals, k, target):
     return rec(0, k, target, [])
 
 
+# --- Orders 9..16 (issue 47) ------------------------------------------------------
+
+WIDE_SEED = 47
+WIDE_ORDERS = range(9, 17)
+WIDE_PERCENTS = [10, 30, 60]
+WIDE_PER_STEP = 2
+WIDE_NONE_BLANKS = 10
+
+
+def siamese(n):
+    """De la Loubere's square of odd order: magic and associative."""
+    g = [[0] * n for _ in range(n)]
+    i, j = 0, n // 2
+    for v in range(1, n * n + 1):
+        g[i][j] = v
+        if g[(i - 1) % n][(j + 1) % n]:
+            i = (i + 1) % n
+        else:
+            i, j = (i - 1) % n, (j + 1) % n
+    return g
+
+
+def lux(n):
+    """Conway's LUX method for n = 4m + 2: 2x2 blocks over a Siamese square
+    of order 2m + 1, filled in the patterns L, U and X."""
+    m = (n - 2) // 4
+    k = 2 * m + 1
+    base = siamese(k)
+    pattern = {"L": [[4, 1], [2, 3]], "U": [[1, 4], [2, 3]], "X": [[1, 4], [3, 2]]}
+    rows = ["L"] * (m + 1) + ["U"] + ["X"] * (m - 1)
+    g = [[0] * n for _ in range(n)]
+    for bi in range(k):
+        for bj in range(k):
+            p = rows[bi]
+            if bi == m and bj == k // 2:
+                p = "U"
+            elif bi == m + 1 and bj == k // 2:
+                p = "L"
+            for di in range(2):
+                for dj in range(2):
+                    g[2 * bi + di][2 * bj + dj] = 4 * (base[bi][bj] - 1) + pattern[p][di][dj]
+    return g
+
+
+def balanced_map(n, moduli, rng):
+    """A random permutation s of 0..n-1 whose sum over every coset of m*Z_n
+    (m in moduli) is the same."""
+    while True:
+        s = list(range(n))
+        rng.shuffle(s)
+        if all(len({sum(s[x] for x in range(r, n, m)) for r in range(m)}) == 1 for m in moduli):
+            return s
+
+
+def paired_map(n, rng):
+    """A random permutation s of 0..n-1 with s[x] + s[x + n/2] = n - 1."""
+    h = n // 2
+    lows = list(range(h))
+    rng.shuffle(lows)
+    s = [0] * n
+    for x, v in enumerate(lows):
+        if rng.random() < 0.5:
+            v = n - 1 - v
+        s[x], s[x + h] = v, n - 1 - v
+    return s
+
+
+def linear_square(n, kind, rng):
+    """N*A + B + 1 with A[i][j] = s[(a i + b j) % n], B[i][j] = t[(c i + d j) % n]:
+    (a, b, c, d) and the balance the digit maps need, by order.  Lines whose
+    coefficient is a unit hold every digit once; a coefficient m, not a unit,
+    asks the map to balance over the cosets of m*Z_n."""
+    if kind == "most-perfect":  # 2x2 blocks and the half-diagonal pairs need paired maps
+        (a, b, c, d), s, t = (n // 2, 1, 1, n // 2), paired_map(n, rng), paired_map(n, rng)
+    elif n in (9, 15):
+        (a, b, c, d), s, t = (1, 3, 3, 1), balanced_map(n, [3], rng), balanced_map(n, [3], rng)
+    elif n == 12:
+        (a, b, c, d), s, t = (1, 2, 2, 3), balanced_map(n, [2, 3], rng), balanced_map(n, [2, 3], rng)
+    elif n == 16:
+        (a, b, c, d), s, t = (1, 2, 2, 1), balanced_map(n, [2], rng), balanced_map(n, [2], rng)
+    else:  # 11, 13: Euler's
+        return euler(n, rng)
+    return [[n * s[(a * i + b * j) % n] + t[(c * i + d * j) % n] + 1 for j in range(n)] for i in range(n)]
+
+
+def wide_seed(n, kind, rng):
+    if kind in ("pandiagonal", "most-perfect"):
+        return linear_square(n, kind, rng)
+    if n % 2:
+        return siamese(n)
+    return doubly_even(n) if n % 4 == 0 else lux(n)
+
+
+def has_completion(grid, kind):
+    """Backtracking over the blanks, row-major, checking each group of the
+    kind once all its cells are filled (independent of the engine)."""
+    n = len(grid)
+    g = [row[:] for row in grid]
+    blanks = [(i, j) for i in range(n) for j in range(n) if g[i][j] == 0]
+    free = sorted(set(range(1, n * n + 1)) - {v for row in g for v in row})
+
+    def rec(k):
+        if k == len(blanks):
+            return is_square(g, kind)
+        i, j = blanks[k]
+        for v in list(free):
+            g[i][j] = v
+            free.remove(v)
+            ok = row_ok(g, i) and col_ok(g, j) and rec(k + 1)
+            free.append(v)
+            free.sort()
+            g[i][j] = 0
+            if ok:
+                return True
+        return False
+    return rec(0)
+
+
+def row_ok(g, i):
+    n = len(g)
+    return 0 in g[i] or sum(g[i]) == n * (n * n + 1) // 2
+
+
+def col_ok(g, j):
+    n = len(g)
+    col = [g[i][j] for i in range(n)]
+    return 0 in col or sum(col) == n * (n * n + 1) // 2
+
+
+def lines_ok(g):
+    """No full row, column or diagonal off its sum, which the engine's input
+    checks reject."""
+    n = len(g)
+    diagonals = [[g[i][i] for i in range(n)], [g[i][n - 1 - i] for i in range(n)]]
+    return all(row_ok(g, i) and col_ok(g, i) for i in range(n)) and all(
+        0 in d or sum(d) == n * (n * n + 1) // 2 for d in diagonals)
+
+
+def none_wide_grids(rng):
+    """Per order two magic grids with no completion: WIDE_NONE_BLANKS blanks
+    of a scrambled square, then a given moved into a blank of its own row
+    (the row's sum is kept; the column of the blank is still open)."""
+    out = {}
+    for n in WIDE_ORDERS:
+        made = 0
+        while made < 2:
+            sq = scramble(wide_seed(n, "magic", rng), "magic", rng)
+            g = [row[:] for row in sq]
+            blanks = rng.sample(range(n * n), WIDE_NONE_BLANKS)
+            for c in blanks:
+                g[c // n][c % n] = 0
+            r, c = divmod(rng.choice(blanks), n)
+            q = rng.randrange(n)
+            if g[r][q] == 0:
+                continue
+            g[r][c], g[r][q] = g[r][q], 0
+            if not lines_ok(g) or has_completion(g, "magic"):
+                continue
+            out[("magic", n, f"moved{made}")] = g
+            made += 1
+    return out
+
+
+def write_wide(here):
+    rng = random.Random(WIDE_SEED)
+    for kind in KINDS:
+        for n in WIDE_ORDERS:
+            if kind == "most-perfect" and n % 4:
+                continue
+            write(os.path.join(here, kind, f"{n}x{n}_g00_0.txt"), [[0] * n for _ in range(n)])
+            if not exists(kind, n):
+                continue
+            for pct in WIDE_PERCENTS:
+                for k in range(WIDE_PER_STEP):
+                    sq = scramble(wide_seed(n, kind, rng), kind, rng)
+                    assert is_square(sq, kind), (kind, n, sq)
+                    keep = set(rng.sample(range(n * n), round(pct * n * n / 100)))
+                    g = [[sq[i][j] if i * n + j in keep else 0 for j in range(n)] for i in range(n)]
+                    write(os.path.join(here, kind, f"{n}x{n}_g{pct:02d}_{k}.txt"), g)
+            print(f"{kind} {n}x{n}", file=sys.stderr)
+    for (kind, n, name), g in none_wide_grids(rng).items():
+        write(os.path.join(here, "none", f"{kind}_{n}x{n}_{name}.txt"), g)
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen_battery.py path/to/magic-enum")
+    if len(sys.argv) not in (2, 3) or sys.argv[2:] not in ([], ["--wide"]):
+        sys.exit("usage: gen_battery.py path/to/magic-enum [--wide]   (--wide: orders 9..16 only)")
     engine = sys.argv[1]
     rng = random.Random(SEED)
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "battery")
+    if sys.argv[2:] == ["--wide"]:
+        write_wide(here)
+        return
     for kind in KINDS:
         for n in range(3, 9):
             if kind == "most-perfect" and n % 4:
@@ -273,6 +476,7 @@ def main():
             print(f"{kind} {n}x{n}", file=sys.stderr)
     for (kind, n, name), g in none_grids().items():
         write(os.path.join(here, "none", f"{kind}_{n}x{n}_{name}.txt"), g)
+    write_wide(here)
 
 
 if __name__ == "__main__":
