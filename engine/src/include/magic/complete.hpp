@@ -33,7 +33,10 @@
 // with a budget 1.5 times larger, until one finds what was asked for or ends
 // inside its budget (then it saw the whole tree, so no completion is
 // missed).  The attempts run serially in one task, so the first completion
-// depends only on the input, never on the thread count.
+// depends only on the input, never on the thread count.  From order 9 a
+// first completion starts with a construction (construct_completion), each
+// restart runs a local search before its tree, and every other restart's
+// tree splits wide domains in two (split()).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -159,6 +162,7 @@ class CompleteProblem {
     if (static_cast<int>(groups.size()) > G) throw std::logic_error("too many sum groups for this instantiation");
     n_groups_ = static_cast<int>(groups.size());
     if (!spec.exhaustive && kAnneals) kind_groups_ = groups;
+    paired_ = spec.kind == SquareKind::Associative;
     if (!spec.exhaustive) add_hints(groups, structure_hints(N, spec.kind));
     n_all_groups_ = static_cast<int>(groups.size());
     cell_groups_.fill({});
@@ -594,33 +598,85 @@ class CompleteProblem {
     std::vector<std::vector<int>> group_blanks;
     std::vector<int> err;                  // each group's sum minus its target
     long cost = 0;
+    bool paired = false;                   // mirrored blanks move in pairs (fill_paired)
   };
   static constexpr int kAnnealRandomSwap = 8;  // one step in 8 swaps with a random blank
 
   Annealing anneal_start(const State& s, Rng& rng) const {
     Annealing a;
-    std::vector<int> values;
-    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) a.blanks.push_back(bits::low(e));
-    for (Mask e = s.free; bits::any(e); e = bits::drop_low(e)) values.push_back(bits::low(e) + 1);
-    for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[rng.below(static_cast<int>(i))]);
-    a.slot.fill(-1);
     for (int c = 0; c < kCells; ++c) a.at[c] = s.v[c];
-    for (std::size_t i = 0; i < a.blanks.size(); ++i) {
-      a.at[a.blanks[i]] = values[i];
-      a.slot[a.blanks[i]] = static_cast<int>(i);
+    a.paired = paired_ && fill_paired(s, a, rng);
+    if (!a.paired) {
+      a.blanks.clear();
+      for (int c = 0; c < kCells; ++c) a.at[c] = s.v[c];
+      fill_plain(s, a, rng);
     }
+    a.slot.fill(-1);
+    for (std::size_t i = 0; i < a.blanks.size(); ++i) a.slot[a.blanks[i]] = static_cast<int>(i);
     for (int c = 0; c < kCells; ++c) a.where[a.at[c]] = c;
     a.group_blanks.resize(static_cast<std::size_t>(n_groups_));
     a.err.assign(static_cast<std::size_t>(n_groups_), 0);
     for (int g = 0; g < n_groups_; ++g) {
       a.err[g] = -s.rest[g];
       for (Mask e = group_cells_[g] & s.blank; bits::any(e); e = bits::drop_low(e)) {
-        a.err[g] += a.at[bits::low(e)];
-        a.group_blanks[g].push_back(bits::low(e));
+        const int c = bits::low(e);
+        a.err[g] += a.at[c];
+        if (a.slot[c] >= 0) a.group_blanks[g].push_back(c);
       }
       a.cost += std::abs(a.err[g]);
     }
     return a;
+  }
+
+  // The blanks' first values: the free values in random order.
+  static void fill_plain(const State& s, Annealing& a, Rng& rng) {
+    std::vector<int> values;
+    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) a.blanks.push_back(bits::low(e));
+    for (Mask e = s.free; bits::any(e); e = bits::drop_low(e)) values.push_back(bits::low(e) + 1);
+    for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[rng.below(static_cast<int>(i))]);
+    for (std::size_t i = 0; i < a.blanks.size(); ++i) a.at[a.blanks[i]] = values[i];
+  }
+
+  // Associative squares: a blank whose mirror cell is given (and the
+  // centre) gets its forced value and never moves; mirrored blanks get
+  // complementary pairs of the free values, in random order and
+  // orientation, and move in pairs (anneal), so that the pair groups stay
+  // met.  false when the free values do not pair up (then fill_plain).
+  static bool fill_paired(const State& s, Annealing& a, Rng& rng) {
+    Mask free = s.free;
+    std::vector<int> pairs;  // c < mirror(c), both blank
+    const auto take = [&](int c, int v) {
+      if (!bits::test(free, v - 1)) return false;
+      a.at[c] = v;
+      free &= ~bits::one<Mask>(v - 1);
+      return true;
+    };
+    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+      const int c = bits::low(e), m = kCells - 1 - c;
+      if (!bits::test(s.blank, m)) {
+        if (!take(c, kCells + 1 - s.v[m])) return false;
+      } else if (c == m) {
+        if (!take(c, (kCells + 1) / 2)) return false;
+      } else if (c < m) {
+        pairs.push_back(c);
+      }
+    }
+    std::vector<int> lows;
+    for (Mask e = free; bits::any(e); e = bits::drop_low(e)) {
+      const int v = bits::low(e) + 1;
+      if (!bits::test(free, kCells - v)) return false;  // kCells + 1 - v is not free
+      if (2 * v < kCells + 1) lows.push_back(v);
+    }
+    if (lows.size() != pairs.size()) return false;
+    for (std::size_t i = lows.size(); i > 1; --i) std::swap(lows[i - 1], lows[rng.below(static_cast<int>(i))]);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const int c = pairs[i], v = rng.below(2) ? lows[i] : kCells + 1 - lows[i];
+      a.at[c] = v;
+      a.at[kCells - 1 - c] = kCells + 1 - v;
+      a.blanks.push_back(c);
+      a.blanks.push_back(kCells - 1 - c);
+    }
+    return true;
   }
 
   // The cost's change if cells x and y swapped values.
@@ -695,6 +751,8 @@ class CompleteProblem {
   bool anneal(const State& s, std::uint64_t steps, std::uint32_t attempt, Ctx& ctx, Mode& m) const {
     Rng rng{seed_ * 0x100000001B3ull + attempt};
     Annealing a = anneal_start(s, rng);
+    for (int g = 0; g < n_groups_; ++g)  // off its sum with no blank free to move: out of reach
+      if (a.err[g] != 0 && a.group_blanks[g].empty()) return false;
     const double t0 = 2.0 + N / 4.0;
     for (std::uint64_t i = 0;; ++i) {
       if (a.cost == 0) {  // (also after the last step)
@@ -715,9 +773,24 @@ class CompleteProblem {
       const int x = in_g[static_cast<std::size_t>(rng.below(static_cast<int>(in_g.size())))];
       const int y = partner_for(a, g, x, rng);
       if (y == x) continue;
-      const long rise = swap_rise(a, x, y);
       const double t = t0 * (1.0 - static_cast<double>(i) / static_cast<double>(steps));
-      if (rise <= 0 || (t > 0 && rng.unit() < std::exp(-static_cast<double>(rise) / t))) swap_cells(a, x, y, rise);
+      const auto keep = [&](long rise) {
+        return rise <= 0 || (t > 0 && rng.unit() < std::exp(-static_cast<double>(rise) / t));
+      };
+      if (!a.paired || y == kCells - 1 - x) {
+        if (const long rise = swap_rise(a, x, y); keep(rise)) swap_cells(a, x, y, rise);
+        continue;
+      }
+      // Paired: x, y and their mirror cells swap together.
+      const int mx = kCells - 1 - x, my = kCells - 1 - y;
+      const long r1 = swap_rise(a, x, y);
+      swap_cells(a, x, y, r1);
+      const long r2 = swap_rise(a, mx, my);
+      swap_cells(a, mx, my, r2);
+      if (!keep(r1 + r2)) {
+        swap_cells(a, mx, my, -r2);
+        swap_cells(a, x, y, -r1);
+      }
     }
   }
 
@@ -749,6 +822,7 @@ class CompleteProblem {
 
   CompleteSpec spec_;
   std::vector<SumGroup> kind_groups_;  // orders 9..16, first completions: for construct()
+  bool paired_ = false;                // associative: the local search moves mirrored pairs
   int n_groups_ = 0;      // the kind's groups
   int n_all_groups_ = 0;  // and the hints after them (first completions only)
   std::uint32_t seed_ = 0;
