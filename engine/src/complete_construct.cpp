@@ -27,7 +27,10 @@
 // pair, under a node budget; running out only means no construction.
 #include "magic/complete.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <numeric>
+#include <optional>
 
 namespace magic {
 namespace {
