@@ -428,23 +428,30 @@ def none_wide_grids(rng):
     return out
 
 
-def write_wide(here):
-    rng = random.Random(WIDE_SEED)
+def write_cut_grids(here, orders, percents, per_step, seed_of, rng):
+    """The empty grid of every kind and order, and per_step grids per percent
+    keeping that share of a scrambled seed_of(n, kind, rng) square."""
     for kind in KINDS:
-        for n in WIDE_ORDERS:
+        for n in orders:
             if kind == "most-perfect" and n % 4:
                 continue
             write(os.path.join(here, kind, f"{n}x{n}_g00_0.txt"), [[0] * n for _ in range(n)])
             if not exists(kind, n):
                 continue
-            for pct in WIDE_PERCENTS:
-                for k in range(WIDE_PER_STEP):
-                    sq = scramble(wide_seed(n, kind, rng), kind, rng)
+            for pct in percents:
+                for k in range(per_step):
+                    sq = scramble(seed_of(n, kind, rng), kind, rng)
                     assert is_square(sq, kind), (kind, n, sq)
-                    keep = set(rng.sample(range(n * n), round(pct * n * n / 100)))
+                    givens = max(1, round(pct * n * n / 100))
+                    keep = set(rng.sample(range(n * n), givens))
                     g = [[sq[i][j] if i * n + j in keep else 0 for j in range(n)] for i in range(n)]
                     write(os.path.join(here, kind, f"{n}x{n}_g{pct:02d}_{k}.txt"), g)
             print(f"{kind} {n}x{n}", file=sys.stderr)
+
+
+def write_wide(here):
+    rng = random.Random(WIDE_SEED)
+    write_cut_grids(here, WIDE_ORDERS, WIDE_PERCENTS, WIDE_PER_STEP, wide_seed, rng)
     for (kind, n, name), g in none_wide_grids(rng).items():
         write(os.path.join(here, "none", f"{kind}_{n}x{n}_{name}.txt"), g)
 
@@ -458,22 +465,8 @@ def main():
     if sys.argv[2:] == ["--wide"]:
         write_wide(here)
         return
-    for kind in KINDS:
-        for n in range(3, 9):
-            if kind == "most-perfect" and n % 4:
-                continue
-            write(os.path.join(here, kind, f"{n}x{n}_g00_0.txt"), [[0] * n for _ in range(n)])
-            if not exists(kind, n):
-                continue
-            for pct in PERCENTS:
-                for k in range(GRIDS_PER_STEP):
-                    sq = scramble(seed_square(n, kind, rng, engine), kind, rng)
-                    assert is_square(sq, kind), (kind, n, sq)
-                    givens = max(1, round(pct * n * n / 100))
-                    keep = set(rng.sample(range(n * n), givens))
-                    g = [[sq[i][j] if i * n + j in keep else 0 for j in range(n)] for i in range(n)]
-                    write(os.path.join(here, kind, f"{n}x{n}_g{pct:02d}_{k}.txt"), g)
-            print(f"{kind} {n}x{n}", file=sys.stderr)
+    write_cut_grids(here, range(3, 9), PERCENTS, GRIDS_PER_STEP,
+                    lambda n, kind, rng: seed_square(n, kind, rng, engine), rng)
     for (kind, n, name), g in none_grids().items():
         write(os.path.join(here, "none", f"{kind}_{n}x{n}_{name}.txt"), g)
     write_wide(here)
