@@ -4,6 +4,7 @@
 // independent oracle (tests/oracle).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <bitset>
 #include <random>
 #include <set>
@@ -22,25 +23,30 @@ namespace {
 using oracle::Grid;
 namespace bits = magic::bits;
 
-// ---- Bits<W> against std::bitset -------------------------------------------
+// ---- U128 and Bits<W> against std::bitset -----------------------------------
 
-template <int W>
-std::bitset<64 * W> as_bitset(const bits::Bits<W>& m) {
-  std::bitset<64 * W> b;
-  for (int i = 0; i < 64 * W; ++i) b[static_cast<std::size_t>(i)] = bits::test(m, i);
+template <class M>
+std::bitset<bits::kWidth<M>> as_bitset(const M& m) {
+  std::bitset<bits::kWidth<M>> b;
+  for (int i = 0; i < bits::kWidth<M>; ++i) b[static_cast<std::size_t>(i)] = bits::test(m, i);
   return b;
 }
 
-template <int W>
+// A random word, some sparse, some dense, some empty.
+std::uint64_t random_word(std::mt19937_64& rng, int density) {
+  std::uint64_t x = rng();
+  for (int d = 0; d < density; ++d) x &= rng();
+  return x;
+}
+
+template <class M>
 void check_bits(std::mt19937_64& rng) {
-  constexpr int kW = 64 * W;
+  constexpr int kW = bits::kWidth<M>;
   for (int trial = 0; trial < 300; ++trial) {
-    bits::Bits<W> m;
-    const int density = static_cast<int>(rng() % 5);  // some sparse, some dense, some empty
-    for (auto& x : m.w) {
-      x = rng();
-      for (int d = 0; d < density; ++d) x &= rng();
-    }
+    M m{};
+    const int density = static_cast<int>(rng() % 5);
+    for (int i = 0; i < kW; i += 64)
+      for (std::uint64_t x = random_word(rng, density); x; x &= x - 1) m = m | bits::one<M>(i + std::countr_zero(x));
     const auto b = as_bitset(m);
     ASSERT_EQ(bits::any(m), b.any());
     ASSERT_EQ(bits::pop(m), static_cast<int>(b.count()));
@@ -68,7 +74,7 @@ void check_bits(std::mt19937_64& rng) {
     const int lo = static_cast<int>(rng() % (kW + 10)) - 5, hi = static_cast<int>(rng() % (kW + 10)) - 5;
     std::bitset<kW> win;
     for (int i = std::max(lo, 0); i <= std::min(hi, kW - 1); ++i) win[static_cast<std::size_t>(i)] = true;
-    ASSERT_EQ(as_bitset(bits::window<bits::Bits<W>>(lo, hi)), win) << lo << ".." << hi;
+    ASSERT_EQ(as_bitset(bits::window<M>(lo, hi)), win) << lo << ".." << hi;
     const auto other = bits::shifted(m, 17);
     ASSERT_EQ(as_bitset(m & other), b & as_bitset(other));
     ASSERT_EQ(as_bitset(m | other), b | as_bitset(other));
@@ -78,8 +84,9 @@ void check_bits(std::mt19937_64& rng) {
 
 TEST(WideBits, MatchBitset) {
   std::mt19937_64 rng(47);
-  check_bits<2>(rng);
-  check_bits<4>(rng);
+  check_bits<bits::U128>(rng);
+  check_bits<bits::Bits<2>>(rng);
+  check_bits<bits::Bits<4>>(rng);
 }
 
 // ---- completions ------------------------------------------------------------

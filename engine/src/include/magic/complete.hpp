@@ -35,7 +35,7 @@
 // missed).  The attempts run serially in one task, so the first completion
 // depends only on the input, never on the thread count.  From order 9 a
 // first completion starts with a construction (construct_completion), each
-// restart runs a local search before its tree, and every other restart's
+// restart runs a local search after its tree, and every other restart's
 // tree splits wide domains in two (split()).
 #include <algorithm>
 #include <array>
@@ -244,10 +244,14 @@ class CompleteProblem {
   static constexpr int kMaxPerCell = 24;
   using GroupIx = std::conditional_t<(G > 255), std::uint16_t, std::uint8_t>;
   static constexpr double kFirstBudget = 64;
-  // Orders 9 on: each restart runs the local search first, with this many
-  // steps per node of the tree's attempt (a step costs about a hundredth).
+  // Orders 9 on: each restart runs the local search after its tree, with
+  // this many steps per node of the tree's attempt.  A node with 128-bit
+  // masks (orders 9..11) costs about a third of one with wider masks, so it
+  // buys a quarter of the steps: the local search's share of the time stays
+  // about as it was tuned.  Fewer steps favour dense grids (the tree finds
+  // them), more favour sparse ones (associative 16x16 needs 64).
   static constexpr bool kAnneals = N >= 9;
-  static constexpr std::uint64_t kAnnealSteps = 64;
+  static constexpr std::uint64_t kAnnealSteps = std::is_same_v<Mask, bits::U128> ? 16 : 64;
   static constexpr int kWidth = bits::kWidth<Mask>;
   static Mask all_values() { return bits::lowest<Mask>(kCells); }
 
@@ -342,7 +346,7 @@ class CompleteProblem {
         ok = bits::shifted(rev[1 - i], rest - kWidth - 1);  // v = rest - z
         if (rest % 2 == 0 && rest >= 2 && rest / 2 <= kCells) ok &= ~bits::one<Mask>(rest / 2 - 1);  // z != v
       } else {
-        const int j = i == 0 ? 1 : 0, l = i == 2 ? 1 : 2;
+        int j = i == 0 ? 1 : 0, l = i == 2 ? 1 : 2;
         for (Mask f = cand[c[j]]; bits::any(f); f = bits::drop_low(f)) {  // v = rest - y - z, z != y
           const int y = bits::low(f) + 1;
           ok |= bits::shifted(rev[l] & ~bits::one<Mask>(kWidth - y), rest - y - kWidth - 1);
@@ -888,14 +892,6 @@ void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
   };
   for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
     std::uint64_t b = 0;
-    if constexpr (kAnneals) {
-      if (!bounded(b)) return ctx.give_up();
-      const std::uint64_t left = spec_.budget ? spec_.budget - ctx.nodes : ~std::uint64_t{0};
-      b = b > left / kAnnealSteps ? left : b * kAnnealSteps;
-      Solver<Ctx, true> sv{{ctx}, attempt, n_groups_, false, &seen};
-      anneal(s, b, attempt, ctx, sv);
-      if (ctx.aborted()) return;
-    }
     if (hinted) {
       if (!bounded(b)) return ctx.give_up();
       Solver<Ctx, true> sv{{ctx, b}, attempt, n_all_groups_, digit_hint_, &seen};
@@ -907,6 +903,16 @@ void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
     Solver<Ctx, true> sv{{ctx, b}, attempt, n_groups_, false, &seen};
     dfs(s, sv);
     if (ctx.aborted() || !sv.exhausted) return;
+    // The local search comes after the trees: a dense grid's tree mostly
+    // finds the completion first, and then the local search costs nothing.
+    if constexpr (kAnneals) {
+      if (!bounded(b)) return ctx.give_up();
+      const std::uint64_t left = spec_.budget ? spec_.budget - ctx.nodes : ~std::uint64_t{0};
+      b = b > left / kAnnealSteps ? left : b * kAnnealSteps;
+      Solver<Ctx, true> la{{ctx}, attempt, n_groups_, false, &seen};
+      anneal(s, b, attempt, ctx, la);
+      if (ctx.aborted()) return;
+    }
   }
 }
 

@@ -1,11 +1,14 @@
 #pragma once
-// Bit sets for the completion search, one interface over two types:
-// std::uint64_t for up to 64 values or cells (orders 3..8, compiled as
-// before), and Bits<W>, W words, for the orders past that (9..16: up to
-// 256).  The search is written once against the free functions below and
-// the type is chosen by order at compile time (complete.hpp).
+// Bit sets for the completion search, one interface over three types:
+// std::uint64_t for up to 64 values or cells (orders 3..8), U128 (GCC's
+// unsigned __int128) for up to 128 (orders 9..11), and Bits<W>, W words,
+// past that (12..16: up to 256).  The search is written once against the
+// free functions below and the type is chosen by order at compile time
+// (complete.hpp).  U128 is there for speed: its shifts and compares are a
+// few instructions, where Bits<2> loops over its words (the order-9 search
+// spends most of its time shifting masks: perf/results/complete.md).
 //
-//   Bits<2>:  w[0] = bits 0..63, w[1] = bits 64..127
+//   Bits<3>:  w[0] = bits 0..63, w[1] = bits 64..127, w[2] = bits 128..191
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -36,12 +39,16 @@ struct Bits {
 };
 static_assert(std::is_trivially_copyable_v<Bits<4>>);
 
+__extension__ typedef unsigned __int128 U128;  // (__extension__: -Wpedantic knows it is not ISO)
+
 // The mask type for n bits.
 template <int n>
-using MaskFor = std::conditional_t<(n <= 64), std::uint64_t, Bits<(n + 63) / 64>>;
+using MaskFor = std::conditional_t<(n <= 64), std::uint64_t, std::conditional_t<(n <= 128), U128, Bits<(n + 63) / 64>>>;
 
 template <class M>
 inline constexpr int kWidth = 64;
+template <>
+inline constexpr int kWidth<U128> = 128;
 template <int W>
 inline constexpr int kWidth<Bits<W>> = 64 * W;
 
@@ -65,6 +72,27 @@ inline std::uint64_t reversed(std::uint64_t x) {
   x = (x >> 2 & 0x3333333333333333ull) | (x & 0x3333333333333333ull) << 2;
   return (x >> 1 & 0x5555555555555555ull) | (x & 0x5555555555555555ull) << 1;
 }
+
+// ---- U128 ------------------------------------------------------------------
+inline std::uint64_t low_word(U128 m) { return static_cast<std::uint64_t>(m); }
+inline std::uint64_t high_word(U128 m) { return static_cast<std::uint64_t>(m >> 64); }
+inline bool any(U128 m) { return m != 0; }
+inline int pop(U128 m) { return std::popcount(low_word(m)) + std::popcount(high_word(m)); }
+inline int low(U128 m) {  // m != 0
+  return low_word(m) ? std::countr_zero(low_word(m)) : 64 + std::countr_zero(high_word(m));
+}
+inline int high(U128 m) {  // m != 0
+  return high_word(m) ? 127 - std::countl_zero(high_word(m)) : 63 - std::countl_zero(low_word(m));
+}
+inline U128 drop_low(U128 m) { return m & (m - 1); }
+inline U128 drop_high(U128 m) { return m & ~(U128{1} << high(m)); }
+inline bool test(U128 m, int i) { return static_cast<bool>(m >> i & 1); }
+inline bool single(U128 m) { return m && !(m & (m - 1)); }
+inline U128 shifted(U128 m, int s) {
+  if (s >= 128 || s <= -128) return 0;
+  return s >= 0 ? m << s : m >> -s;
+}
+inline U128 reversed(U128 m) { return U128{reversed(low_word(m))} << 64 | reversed(high_word(m)); }
 
 // ---- Bits<W> ---------------------------------------------------------------
 template <int W>
@@ -148,8 +176,8 @@ Bits<W> reversed(const Bits<W>& m) {
 // ---- both ------------------------------------------------------------------
 template <class M>
 M one(int i) {
-  if constexpr (std::is_same_v<M, std::uint64_t>) {
-    return std::uint64_t{1} << i;
+  if constexpr (std::is_same_v<M, std::uint64_t> || std::is_same_v<M, U128>) {
+    return M{1} << i;
   } else {
     M m;
     m.w[static_cast<std::size_t>(i >> 6)] = std::uint64_t{1} << (i & 63);
@@ -163,9 +191,9 @@ M window(int lo, int hi) {
   if (lo < 0) lo = 0;
   if (hi >= kW) hi = kW - 1;
   if (lo > hi) return M{};
-  if constexpr (std::is_same_v<M, std::uint64_t>) {
-    const std::uint64_t upto = hi == 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (hi + 1)) - 1;
-    return upto & ~((std::uint64_t{1} << lo) - 1);
+  if constexpr (std::is_same_v<M, std::uint64_t> || std::is_same_v<M, U128>) {
+    const M upto = hi == kW - 1 ? ~M{0} : (M{1} << (hi + 1)) - 1;
+    return upto & ~((M{1} << lo) - 1);
   } else {
     M m;
     for (std::size_t i = 0; i < m.w.size(); ++i) {
