@@ -246,9 +246,9 @@ class CompleteProblem {
   static constexpr double kFirstBudget = 64;
   // Orders 9 on: each restart runs the local search after its tree, with
   // this many steps per node of the tree's attempt.  A node with 128-bit
-  // masks (orders 9..11) costs about a third of one with wider masks, so it
-  // buys a quarter of the steps: the local search's share of the time stays
-  // about as it was tuned.  Fewer steps favour dense grids (the tree finds
+  // masks (orders 9..11) costs about a third of what it did with two 64-bit
+  // words, when 64 steps were tuned, so it buys a quarter of the steps: the
+  // local search's share of the time stays about as it was.  Fewer steps favour dense grids (the tree finds
   // them), more favour sparse ones (associative 16x16 needs 64).
   static constexpr bool kAnneals = N >= 9;
   static constexpr std::uint64_t kAnnealSteps = std::is_same_v<Mask, bits::U128> ? 16 : 64;
@@ -346,7 +346,7 @@ class CompleteProblem {
         ok = bits::shifted(rev[1 - i], rest - kWidth - 1);  // v = rest - z
         if (rest % 2 == 0 && rest >= 2 && rest / 2 <= kCells) ok &= ~bits::one<Mask>(rest / 2 - 1);  // z != v
       } else {
-        int j = i == 0 ? 1 : 0, l = i == 2 ? 1 : 2;
+        const int j = i == 0 ? 1 : 0, l = i == 2 ? 1 : 2;
         for (Mask f = cand[c[j]]; bits::any(f); f = bits::drop_low(f)) {  // v = rest - y - z, z != y
           const int y = bits::low(f) + 1;
           ok |= bits::shifted(rev[l] & ~bits::one<Mask>(kWidth - y), rest - y - kWidth - 1);
