@@ -248,8 +248,9 @@ class CompleteProblem {
   // this many steps per node of the tree's attempt.  A node with 128-bit
   // masks (orders 9..11) costs about a third of what it did with two 64-bit
   // words, when 64 steps were tuned, so it buys a quarter of the steps: the
-  // local search's share of the time stays about as it was.  Fewer steps favour dense grids (the tree finds
-  // them), more favour sparse ones (associative 16x16 needs 64).
+  // local search's share of the time stays about as it was.  Fewer steps
+  // favour dense grids (the tree finds them), more favour sparse ones
+  // (associative 16x16 needs 64).
   static constexpr bool kAnneals = N >= 9;
   static constexpr std::uint64_t kAnnealSteps = std::is_same_v<Mask, bits::U128> ? 16 : 64;
   static constexpr int kWidth = bits::kWidth<Mask>;
@@ -632,12 +633,17 @@ class CompleteProblem {
     return a;
   }
 
+  // Fisher-Yates, with the search's own generator (determinism).
+  static void shuffle(std::vector<int>& v, Rng& rng) {
+    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<int>(i))]);
+  }
+
   // The blanks' first values: the free values in random order.
   static void fill_plain(const State& s, Annealing& a, Rng& rng) {
     std::vector<int> values;
     for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) a.blanks.push_back(bits::low(e));
     for (Mask e = s.free; bits::any(e); e = bits::drop_low(e)) values.push_back(bits::low(e) + 1);
-    for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[rng.below(static_cast<int>(i))]);
+    shuffle(values, rng);
     for (std::size_t i = 0; i < a.blanks.size(); ++i) a.at[a.blanks[i]] = values[i];
   }
 
@@ -672,7 +678,7 @@ class CompleteProblem {
       if (2 * v < kCells + 1) lows.push_back(v);
     }
     if (lows.size() != pairs.size()) return false;
-    for (std::size_t i = lows.size(); i > 1; --i) std::swap(lows[i - 1], lows[rng.below(static_cast<int>(i))]);
+    shuffle(lows, rng);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const int c = pairs[i], v = rng.below(2) ? lows[i] : kCells + 1 - lows[i];
       a.at[c] = v;
