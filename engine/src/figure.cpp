@@ -247,7 +247,42 @@ FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::v
   const std::vector<std::size_t> step_of = steps_of_points(plan);
   hoist_congruences(plan, step_of);
   plan_lookaheads(plan, step_of);
+  plan_screens(plan);
   return plan;
+}
+
+// A step screens its candidates by the next step's unit masks (Screen)
+// when each of its places is u x + r in its free number x: its determined
+// places are all unit ones.  The formulas of the next step's unit places
+// read only points placed by now, so their numerators are linear in x.
+void FigureProblem::plan_screens(Plan& plan) const {
+  for (std::size_t i = 0; i + 1 < plan.steps.size(); ++i) {
+    Step& st = plan.steps[i];
+    const Step& next = plan.steps[i + 1];
+    bool linear = st.free && st.count <= kScreenPlaces;
+    for (std::uint16_t k = 1; k < st.count; ++k) linear = linear && plan.places[st.first + k].unit != 0;
+    if (!linear || !next.free) continue;
+    st.next0 = static_cast<std::uint16_t>(plan.screens.size());
+    for (std::uint16_t k = 1; k < next.count && plan.screens.size() - st.next0 < kScreens; ++k) {
+      const Place& q = plan.places[next.first + k];
+      if (q.unit == 0) continue;
+      Screen sc{static_cast<std::uint16_t>(next.first + k), 0, static_cast<std::uint16_t>(plan.kappas.size())};
+      for (std::uint16_t j = 0; j < st.count; ++j) {
+        const Place& p = plan.places[st.first + j];
+        std::int32_t kappa = 0;  // the sum of lambda over q's lines through p
+        for (std::uint16_t t = q.term0; t < q.term0 + q.nterm; ++t)
+          for (std::uint16_t r = p.line0; r < p.line0 + p.nline; ++r)
+            if (plan.lines[r] == plan.terms[t].line) kappa += plan.terms[t].lambda;
+        plan.kappas.push_back(kappa);
+        sc.alpha += kappa * (j == 0 ? 1 : p.unit);
+      }
+      plan.screens.push_back(sc);
+    }
+    st.nnext = static_cast<std::uint16_t>(plan.screens.size() - st.next0);
+    std::size_t units = 0;
+    for (std::uint16_t k = 1; k < next.count; ++k) units += plan.places[next.first + k].unit != 0;
+    st.screens_all = st.nnext == units;
+  }
 }
 
 FigureProblem::Step& FigureProblem::step_at(Plan& plan, std::size_t i) {

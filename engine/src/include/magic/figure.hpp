@@ -23,7 +23,11 @@
 //   - a point determined as (formula) / d needs d to divide the formula:
 //     tested as soon as the points that decide that are placed;
 //   - a later step's free point must keep a candidate: its unit masks and
-//     symmetry-breaking pairs are tested as soon as their points are placed.
+//     symmetry-breaking pairs are tested as soon as their points are placed;
+//   - the next step's unit masks are tested on each candidate before it is
+//     placed (Screen), when every place of this step is u x + r in its
+//     free number x: then the next formulas are linear in x too, and the
+//     masks they give are the next node's filter.
 //
 // Numbers are bits of a 64-bit mask, bit v - min for the number v, so they
 // lie within 64 consecutive integers.  One state is updated in place and
@@ -90,6 +94,8 @@ struct FigureState {
   std::uint16_t plan = 0;                    // which set of missing lines
   std::uint8_t step = 0;                     // levels done: 0 root, 1 + points placed
   std::uint8_t complement = 0;               // the complement halves this sum (see above)
+  std::uint8_t screened = 0;                 // `units` holds this step's unit masks (Screen)
+  std::uint64_t units = 0;
 };
 static_assert(std::is_trivially_copyable_v<FigureState>);
 
@@ -97,7 +103,7 @@ class FigureProblem {
  public:
   using State = FigureState;
   using Solution = FigureValues;
-  static constexpr const char* kSearch = "figure/6";  // core/problem.hpp: bump on a new task tree
+  static constexpr const char* kSearch = "figure/7";  // core/problem.hpp: bump on a new task tree
 
   // algebra = false finds determined points by single lines only (what a
   // figure past the elimination's budget gets; the tests compare the two).
@@ -168,6 +174,23 @@ class FigureProblem {
     bool free = false;
     std::uint16_t cong0 = 0, ncong = 0;  // congruences[cong0 .. cong0 + ncong), checked once all are placed
     std::uint16_t ahead0 = 0, nahead = 0;  // aheads[ahead0 .. ahead0 + nahead), checked then too
+    std::uint16_t next0 = 0, nnext = 0;    // screens[next0 .. next0 + nnext): see Screen
+    bool screens_all = false;              // they are all of the next step's unit places
+  };
+  // The next step's unit mask of one of its places, as seen from this step's
+  // candidates (screen()): when each of this step's places is u x + r in
+  // its free number x, the next formula's numerator is linear in x too,
+  // beta - alpha x with beta read once a node.  kappa[k] (in kappas from
+  // kappa0): the formula's weight on this step's place k.
+  struct Screen {
+    std::uint16_t place;  // the next step's place
+    std::int32_t alpha;   // sum over k of kappa[k] u_k
+    std::uint16_t kappa0;
+  };
+  static constexpr std::size_t kScreenPlaces = 16, kScreens = 8;  // the most a screened step has
+  struct ScreenNode {  // what a node's candidates share
+    std::array<std::int64_t, kScreenPlaces> r;  // this step's places: u x + r
+    std::array<std::int64_t, kScreens> beta;
   };
   // A later step's free point, seen from an earlier step: the unit masks of
   // ahead_places[f0 .. f0 + nf) and, when `ordered`, the pairs of the free
@@ -196,6 +219,8 @@ class FigureProblem {
     std::vector<Lookahead> aheads;
     std::vector<std::uint16_t> ahead_places;
     std::vector<std::pair<std::uint8_t, std::int32_t>> cterms;
+    std::vector<Screen> screens;
+    std::vector<std::int32_t> kappas;
   };
   // A plan's order before it is compiled: a free point (-1 for the
   // prologue) and the points determined once it is placed.
@@ -224,6 +249,13 @@ class FigureProblem {
   void emit(const State& s, Mode& m) const;
   std::uint64_t order_mask(const State& s, const Place& pl) const;
   std::uint64_t unit_mask(const State& s, const Plan& plan, const Place& pl) const;
+  // The same with R, the formula's value, given, and the numbers in use.
+  std::uint64_t unit_mask_of(std::uint64_t used, std::uint64_t rused, const Place& pl, std::int64_t R) const;
+  std::int64_t numerator(const State& s, const Plan& plan, const Place& pl) const;
+  bool screen_node(const State& s, const Plan& plan, const Step& st, ScreenNode& node) const;
+  bool screen(const State& s, const Plan& plan, const Step& st, const ScreenNode& node, int o,
+              std::uint64_t& units) const;
+  void plan_screens(Plan& plan) const;
   std::uint64_t unit_filter(const State& s, const Plan& plan, const Step& st) const;
   bool ahead(const State& s, const Plan& plan, const Step& st) const;
   // step_of: the step (0: the prologue) that places each point.
@@ -283,6 +315,9 @@ void FigureProblem::walk(State& s, Mode& m) const {
   s = State{};
 }
 
+// d | v, without a division when d is a power of two (the usual d = 2).
+inline bool divides(std::int64_t d, std::int64_t v) { return (d & (d - 1)) == 0 ? (v & (d - 1)) == 0 : v % d == 0; }
+
 // The numbers the symmetry-breaking pairs leave a place.
 inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) const {
   using namespace masks;
@@ -295,6 +330,14 @@ inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) 
   return m;
 }
 
+// lsum S - sum of lambda_l part_l: d times a determined place's value.
+inline std::int64_t FigureProblem::numerator(const State& s, const Plan& plan, const Place& pl) const {
+  std::int64_t num = std::int64_t{pl.lsum} * s.sum;
+  for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
+    num -= std::int64_t{plan.terms[t].lambda} * s.part[plan.terms[t].line];
+  return num;
+}
+
 // The value a determined place's formula gives (figure_algebra.hpp), false
 // when it is not a whole number.
 inline bool FigureProblem::formula(const State& s, const Plan& plan, const Place& pl, std::int64_t& x) const {
@@ -302,11 +345,9 @@ inline bool FigureProblem::formula(const State& s, const Plan& plan, const Place
     x = s.sum - s.part[static_cast<std::size_t>(pl.line)];
     return true;
   }
-  std::int64_t num = std::int64_t{pl.lsum} * s.sum;
-  for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
-    num -= std::int64_t{plan.terms[t].lambda} * s.part[plan.terms[t].line];
+  std::int64_t num = numerator(s, plan, pl);
   if (pl.d != 1) {
-    if (num % pl.d != 0) return false;
+    if (!divides(pl.d, num)) return false;
     num /= pl.d;
   }
   x = num;
@@ -321,15 +362,62 @@ inline bool FigureProblem::formula(const State& s, const Plan& plan, const Place
 inline std::uint64_t FigureProblem::unit_mask(const State& s, const Plan& plan, const Place& pl) const {
   std::int64_t R = 0;
   if (!formula(s, plan, pl, R)) return 0;
+  return unit_mask_of(s.used, s.rused, pl, R);
+}
+
+inline std::uint64_t FigureProblem::unit_mask_of(std::uint64_t used, std::uint64_t rused, const Place& pl,
+                                                 std::int64_t R) const {
   if (pl.unit < 0) {
     const std::int64_t r = R - 2 * min_;  // o_q = r - o
     if (r < 0 || r > 126) return 0;
-    std::uint64_t m = masks::partner(rall_numbers_ & ~s.rused, static_cast<int>(r));
-    if (r % 2 == 0) m &= ~(1ull << (r / 2));
+    std::uint64_t m = masks::partner(rall_numbers_ & ~rused, static_cast<int>(r));
+    if ((r & 1) == 0) m &= ~(1ull << (r >> 1));  // r >= 0 here: shifts, not divisions
     return m;
   }
   if (R == 0 || R >= 64 || R <= -64) return 0;  // o_q = R + o
-  return masks::shift_down(all_numbers_ & ~s.used, static_cast<int>(R));
+  return masks::shift_down(all_numbers_ & ~used, static_cast<int>(R));
+}
+
+// A screened step's node (see Screen): each place's r, each screen's beta.
+// False when some formula is no whole number (the node has no candidate).
+inline bool FigureProblem::screen_node(const State& s, const Plan& plan, const Step& st, ScreenNode& node) const {
+  node.r[0] = 0;
+  for (std::uint16_t k = 1; k < st.count; ++k)
+    if (!formula(s, plan, plan.places[st.first + k], node.r[k])) return false;
+  for (std::uint16_t j = 0; j < st.nnext; ++j) {
+    const Screen& sc = plan.screens[st.next0 + j];
+    std::int64_t beta = numerator(s, plan, plan.places[sc.place]);
+    for (std::uint16_t k = 0; k < st.count; ++k) beta -= std::int64_t{plan.kappas[sc.kappa0 + k]} * node.r[k];
+    node.beta[j] = beta;
+  }
+  return true;
+}
+
+// Whether offset o for the step's free point leaves the next step's free
+// point a candidate by its unit masks: the test the next node would make
+// first, made before this step places anything.  True (no verdict, units
+// all ones) when a place's number falls outside the numbers: placing
+// rejects it.  `units`: the unit masks' product, the next node's filter.
+inline bool FigureProblem::screen(const State& s, const Plan& plan, const Step& st, const ScreenNode& node, int o,
+                                  std::uint64_t& units) const {
+  units = ~0ull;
+  const std::int64_t v = min_ + o;
+  std::uint64_t used = s.used | 1ull << o, rused = s.rused | 1ull << (63 - o);
+  for (std::uint16_t k = 1; k < st.count; ++k) {
+    const std::int64_t ok = node.r[k] + plan.places[st.first + k].unit * v - min_;
+    if (ok < 0 || ok >= span_) return true;
+    used |= 1ull << ok;
+    rused |= 1ull << (63 - ok);
+  }
+  for (std::uint16_t j = 0; j < st.nnext; ++j) {
+    const Screen& sc = plan.screens[st.next0 + j];
+    const Place& q = plan.places[sc.place];
+    const std::int64_t num = node.beta[j] - std::int64_t{sc.alpha} * v;
+    if (q.d != 1 && !divides(q.d, num)) return false;
+    units &= unit_mask_of(used, rused, q, q.d == 1 ? num : num / q.d);
+    if (!(units & all_numbers_ & ~used)) return false;
+  }
+  return true;
 }
 
 inline std::uint64_t FigureProblem::unit_filter(const State& s, const Plan& plan, const Step& st) const {
@@ -429,7 +517,7 @@ inline bool FigureProblem::congruent(const State& s, const Plan& plan, const Ste
     std::int64_t v = std::int64_t{g.a} * s.sum;
     for (std::uint16_t t = g.term0; t < g.term0 + g.nterm; ++t)
       v += std::int64_t{plan.cterms[t].second} * (min_ + s.off[plan.cterms[t].first]);
-    if (v % g.d != 0) return false;
+    if (!divides(g.d, v)) return false;
   }
   return true;
 }
@@ -439,15 +527,23 @@ void FigureProblem::place(State& s, Mode& m) const {
   const Plan& plan = plans_[s.plan];
   const Step& st = plan.steps[static_cast<std::size_t>(s.step - 1)];
   const Place& pl = plan.places[st.first];
-  std::uint64_t cand = all_numbers_ & ~s.used & unit_filter(s, plan, st);
+  std::uint64_t cand = all_numbers_ & ~s.used & (s.screened ? s.units : unit_filter(s, plan, st));
   if (pl.ordered) cand &= order_mask(s, pl);
+  ScreenNode node;
+  if (cand && st.nnext && !screen_node(s, plan, st, node)) return;
+  const std::uint8_t screened = s.screened;
+  const std::uint64_t units = s.units;
   for (; cand; cand &= cand - 1) {
     const int o = std::countr_zero(cand);
+    std::uint64_t next = ~0ull;
+    if (st.nnext && !screen(s, plan, st, node, o, next)) continue;
     if (!fits(s, pl, plan, o)) continue;
     put(s, pl, plan, o);
     if (put_determined(s, plan, st)) {
       if (congruent(s, plan, st) && ahead(s, plan, st)) {
         ++s.step;
+        s.screened = st.screens_all && next != ~0ull;
+        s.units = next;
         walk(s, m);
         --s.step;
       }
@@ -455,6 +551,8 @@ void FigureProblem::place(State& s, Mode& m) const {
     }
     take(s, pl, plan);
   }
+  s.screened = screened;
+  s.units = units;
 }
 
 template <class Mode>
