@@ -271,6 +271,48 @@ TEST(CompleteWide, NoCompletionIsProved) {
   EXPECT_EQ(proved, 3);
 }
 
+// On more threads the restarts run side by side (complete.hpp), and are
+// then taken in order: the same completion, nodes and verdict as one after
+// another.  Grids that take many restarts (a Gecode instance; an
+// associative one, whose hinted trees change the later restarts), and a
+// budget that runs out partway (undecided, at the same node).
+TEST(CompleteWide, RestartsSideBySideGiveTheSerialAnswer) {
+  const std::filesystem::path dir = std::filesystem::path(MAGIC_SOURCE_DIR) / "perf" / "puzzles";
+  struct Case {
+    std::string file, kind;
+    std::uint64_t budget;
+  };
+  for (const Case& c : {Case{"gecode9/filled50_9.txt", "magic", 0}, Case{"battery/associative/12x12_g30_1.txt", "associative", 0},
+                        Case{"gecode9/filled50_9.txt", "magic", 20000}}) {
+    nlohmann::json spec{{"name", "complete"}, {"grid", read_text(dir / c.file)}, {"kind", c.kind}, {"mode", "first"}};
+    if (c.budget) spec["budget"] = c.budget;
+    std::vector<Grid> want;
+    magic::RunResult serial;
+    for (int threads : {1, 2, 3}) {
+      magic::RunOptions ro;
+      ro.solutions = 1;
+      ro.threads = threads;
+      std::vector<Grid> sols;
+      ro.on_solution = [&](const nlohmann::json& s) { sols.push_back(s.get<Grid>()); };
+      const magic::RunResult r = magic::run_spec(spec, ro).result;
+      const std::string what = c.file + ", budget " + std::to_string(c.budget) + ", threads " + std::to_string(threads);
+      if (threads == 1) {
+        serial = r;
+        want = sols;
+        EXPECT_GT(r.nodes, 20000u) << what;  // many restarts, or the budget
+        EXPECT_EQ(sols.size(), c.budget ? 0u : 1u) << what;  // found, or undecided
+        EXPECT_FALSE(r.exhaustive) << what;
+        continue;
+      }
+      EXPECT_EQ(sols, want) << what;
+      EXPECT_EQ(r.nodes, serial.nodes) << what;
+      EXPECT_EQ(r.unique, serial.unique) << what;
+      EXPECT_EQ(r.exhaustive, serial.exhaustive) << what;
+      EXPECT_EQ(r.digest, serial.digest) << what;
+    }
+  }
+}
+
 // The CLI: the outcome in the JSON, exit 3 for undecided, and --budget only
 // where it means something.
 TEST(CompleteWide, CliSaysWhichOutcome) {

@@ -133,7 +133,7 @@ std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task
     return nullptr;  // half a task is never folded or saved
   }
   ctx->record.nodes = ctx->nodes;
-  ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+  ctx->record.cpu_seconds += thread_cpu_seconds() - c0;  // (+=: a solver's side searches add theirs)
   std::vector<std::unique_ptr<TaskCore>> done;
   if (pieces) {
     pieces->group.wait();
@@ -162,7 +162,7 @@ std::optional<Contexts> probe_whole(const AnyProblem& p, const EmitPolicy& polic
     const double c0 = thread_cpu_seconds();
     p.solve(root, *ctx);
     ctx->record.nodes = ctx->nodes;
-    ctx->record.cpu_seconds = thread_cpu_seconds() - c0;
+    ctx->record.cpu_seconds += thread_cpu_seconds() - c0;  // (+=: a solver's side searches add theirs)
     nodes += ctx->nodes;
     cut = ctx->over_limit();
     done.push_back(std::move(ctx));

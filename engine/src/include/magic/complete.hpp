@@ -32,17 +32,26 @@
 // next attempt breaks ties pseudo-randomly (seeded by the attempt number)
 // with a budget 1.5 times larger, until one finds what was asked for or ends
 // inside its budget (then it saw the whole tree, so no completion is
-// missed).  The attempts run serially in one task, so the first completion
+// missed).  The attempts are one task; each one's budgets are planned from
+// its number, not from the nodes the earlier ones used, so on more
+// threads several run side by side and their
+// results are taken in order (restarts_side_by_side): the first completion
 // depends only on the input, never on the thread count.  From order 9 a
 // first completion starts with a construction (construct_completion), each
 // restart runs a local search after its tree, and every other restart's
 // tree splits wide domains in two (split()).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -51,6 +60,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
@@ -268,6 +279,34 @@ class CompleteProblem {
   };
 
   enum class Status { Dead, Solved, Branch };
+
+  // One restart, planned before it runs: its number, whether it starts
+  // with the hinted tree, and the budgets of its phases (hinted tree, tree,
+  // local search).  The budgets follow from the number and from the nodes
+  // planned for the restarts before it, not from the nodes they used, so
+  // restarts can run side by side and still get what they would one after
+  // another.  `phases` short of all: the whole search's budget runs out
+  // there, and the search gives up after them.
+  struct Restart {
+    std::uint32_t index = 0;
+    bool hinted = false;
+    std::uint64_t hint_nodes = 0, tree_nodes = 0, steps = 0;
+    int phases = 0, wanted = 0;
+    std::uint64_t planned_after = 0;  // nodes planned up to its end
+    bool whole() const { return phases == wanted; }
+  };
+  struct Outcome {
+    bool ended = false;      // the search ends here: a completion, a stop, or a tree seen whole
+    bool gave_up = false;    // out of the whole search's budget
+    bool hint_done = false;  // the hinted tree was seen whole: later restarts skip it
+  };
+  Restart plan_restart(std::uint32_t index, bool hinted, std::uint64_t planned) const;
+  template <class Ctx>
+  Outcome run_restart(const State& s, Ctx& ctx, const Restart& r, std::set<Solution>& seen) const;
+  template <class Ctx>
+  void restarts(const State& s, Ctx& ctx, std::set<Solution>& seen) const;
+  template <class Ctx>
+  void restarts_side_by_side(const State& s, Ctx& ctx, std::set<Solution>& seen, int width) const;
 
   void place(State& s, int c, int v) const {
     s.v[c] = static_cast<Value>(v);
@@ -885,39 +924,193 @@ void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
     construct(ctx, seen);
     if (ctx.aborted()) return;
   }
-  double budget = kFirstBudget;
-  bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
-  // An attempt's budget, cut to what the whole search has left; false
-  // (and the task gives up) when nothing is left.
+  // A first completion on more than one thread: restarts side by side.
+  if constexpr (std::is_same_v<Ctx, TaskContext<CompleteProblem>>) {
+    const int width = tbb::this_task_arena::max_concurrency();
+    const EmitPolicy& policy = ctx.emit_policy();
+    if (width > 1 && policy.defer && policy.stop_after == 1) return restarts_side_by_side(s, ctx, seen, width);
+  }
+  restarts(s, ctx, seen);
+}
+
+template <int N, int G>
+typename CompleteProblem<N, G>::Restart CompleteProblem<N, G>::plan_restart(std::uint32_t index, bool hinted,
+                                                                           std::uint64_t planned) const {
+  double budget = kFirstBudget;  // x 1.5 a restart
+  for (std::uint32_t i = 0; i < index; ++i) budget = std::min(budget * 1.5, 1e18);
+  Restart r;
+  r.index = index;
+  r.hinted = hinted;
+  r.wanted = (hinted ? 1 : 0) + 1 + (kAnneals ? 1 : 0);
+  // A phase's budget, cut to what the whole search has left; false when
+  // nothing is left.
   const auto bounded = [&](std::uint64_t& b) {
     b = static_cast<std::uint64_t>(budget);
     if (!spec_.budget) return true;
-    if (ctx.nodes >= spec_.budget) return false;
-    b = std::min(b, spec_.budget - ctx.nodes);
+    if (planned >= spec_.budget) return false;
+    b = std::min(b, spec_.budget - planned);
     return true;
   };
-  for (std::uint32_t attempt = 0;; ++attempt, budget = std::min(budget * 1.5, 1e18)) {
+  if (hinted) {
+    if (!bounded(r.hint_nodes)) return r;
+    planned += r.hint_nodes;
+    ++r.phases;
+  }
+  if (!bounded(r.tree_nodes)) return r;
+  planned += r.tree_nodes;
+  ++r.phases;
+  if constexpr (kAnneals) {
     std::uint64_t b = 0;
-    if (hinted) {
-      if (!bounded(b)) return ctx.give_up();
-      Solver<Ctx, true> sv{{ctx, b}, attempt, n_all_groups_, digit_hint_, &seen};
-      dfs(s, sv);
-      if (ctx.aborted()) return;
-      hinted = sv.exhausted;  // the structured part of the tree is done
-    }
-    if (!bounded(b)) return ctx.give_up();
-    Solver<Ctx, true> sv{{ctx, b}, attempt, n_groups_, false, &seen};
+    if (!bounded(b)) return r;
+    const std::uint64_t left = spec_.budget ? spec_.budget - planned : ~std::uint64_t{0};
+    r.steps = b > left / kAnnealSteps ? left : b * kAnnealSteps;
+    planned += r.steps;
+    ++r.phases;
+  }
+  r.planned_after = planned;
+  return r;
+}
+
+// One restart: the hinted tree (while the hints' part of the tree is not
+// seen whole), the tree, then the local search.  The local search comes
+// after the trees: a dense grid's tree mostly finds the completion first,
+// and then the local search costs nothing.
+template <int N, int G>
+template <class Ctx>
+typename CompleteProblem<N, G>::Outcome CompleteProblem<N, G>::run_restart(const State& s, Ctx& ctx, const Restart& r,
+                                                                          std::set<Solution>& seen) const {
+  Outcome o;
+  int phase = 0;
+  if (r.hinted) {
+    if (phase++ == r.phases) return o.gave_up = true, o;
+    Solver<Ctx, true> sv{{ctx, r.hint_nodes}, r.index, n_all_groups_, digit_hint_, &seen};
     dfs(s, sv);
-    if (ctx.aborted() || !sv.exhausted) return;
-    // The local search comes after the trees: a dense grid's tree mostly
-    // finds the completion first, and then the local search costs nothing.
-    if constexpr (kAnneals) {
-      if (!bounded(b)) return ctx.give_up();
-      const std::uint64_t left = spec_.budget ? spec_.budget - ctx.nodes : ~std::uint64_t{0};
-      b = b > left / kAnnealSteps ? left : b * kAnnealSteps;
-      Solver<Ctx, true> la{{ctx}, attempt, n_groups_, false, &seen};
-      anneal(s, b, attempt, ctx, la);
-      if (ctx.aborted()) return;
+    if (ctx.aborted()) return o.ended = true, o;
+    o.hint_done = !sv.exhausted;  // the structured part of the tree is done
+  }
+  if (phase++ == r.phases) return o.gave_up = true, o;
+  Solver<Ctx, true> sv{{ctx, r.tree_nodes}, r.index, n_groups_, false, &seen};
+  dfs(s, sv);
+  if (ctx.aborted() || !sv.exhausted) return o.ended = true, o;
+  if constexpr (kAnneals) {
+    if (phase++ == r.phases) return o.gave_up = true, o;
+    Solver<Ctx, true> la{{ctx}, r.index, n_groups_, false, &seen};
+    anneal(s, r.steps, r.index, ctx, la);
+    if (ctx.aborted()) return o.ended = true, o;
+  }
+  return o;
+}
+
+// The restarts one after another.
+template <int N, int G>
+template <class Ctx>
+void CompleteProblem<N, G>::restarts(const State& s, Ctx& ctx, std::set<Solution>& seen) const {
+  bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
+  std::uint64_t planned = ctx.nodes;
+  for (std::uint32_t i = 0;; ++i) {
+    const Restart r = plan_restart(i, hinted, planned);
+    const Outcome o = run_restart(s, ctx, r, seen);
+    if (o.gave_up) return ctx.give_up();
+    if (o.ended) return;
+    hinted = hinted && !o.hint_done;
+    planned = r.planned_after;
+  }
+}
+
+// The restarts `width` at a time, for a first completion: restart i on
+// this task's context, the next ones in contexts of their own on the other
+// threads.  Their results are then taken in order, as if they had run one
+// after another, and those after the one that ends the search (or that
+// sees the hinted tree whole, which changes the next restarts) are
+// dropped, nodes and all: the completion, the nodes and the verdict are
+// those of restarts(), for any width.
+template <int N, int G>
+template <class Ctx>
+void CompleteProblem<N, G>::restarts_side_by_side(const State& s, Ctx& ctx, std::set<Solution>& seen,
+                                                  int width) const {
+  struct Side {
+    std::atomic<bool> cancel{false};
+    Stop stop{&cancel};
+    Ctx ctx;
+    std::set<Solution> seen;
+    Outcome out;
+    double cpu = 0;  // its thread's CPU seconds: the task's record counts them
+    Side(const CompleteProblem& p, const EmitPolicy& policy, const std::set<Solution>& s)
+        : ctx(p, policy, stop), seen(s) {}
+  };
+  bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
+  std::uint64_t planned = ctx.nodes;
+  for (std::uint32_t i = 0;;) {
+    const Restart first = plan_restart(i, hinted, planned);
+    // The next restarts, each planned after the one before it ran out.
+    std::vector<Restart> next;
+    for (std::uint64_t p = first.planned_after; first.whole() && static_cast<int>(next.size()) + 1 < width;) {
+      const Restart r = plan_restart(i + 1 + static_cast<std::uint32_t>(next.size()), hinted, p);
+      if (!r.whole()) break;
+      next.push_back(r);
+      p = r.planned_after;
+    }
+    std::vector<std::unique_ptr<Side>> sides;
+    for (std::size_t k = 0; k < next.size(); ++k) sides.push_back(std::make_unique<Side>(*this, ctx.emit_policy(), seen));
+    std::size_t running = next.size();
+    std::mutex mu;
+    std::condition_variable done;
+    tbb::task_group group;
+    for (std::size_t k = 0; k < next.size(); ++k)
+      group.run([&, k] {
+        const double c0 = thread_cpu_seconds();
+        sides[k]->out = run_restart(s, sides[k]->ctx, next[k], sides[k]->seen);
+        sides[k]->cpu = thread_cpu_seconds() - c0;
+        const std::lock_guard lock(mu);
+        --running;
+        done.notify_one();
+      });
+    const Outcome o = run_restart(s, ctx, first, seen);
+    const auto cancel = [&] {
+      for (auto& side : sides) side->cancel = true;
+    };
+    if (o.gave_up || o.ended || o.hint_done) cancel();
+    // Waits, passing a stop of the run on to the side restarts.
+    {
+      std::unique_lock lock(mu);
+      while (running > 0)
+        if (!done.wait_for(lock, std::chrono::milliseconds(10), [&] { return running == 0; }) &&
+            ctx.run_stop_requested())
+          cancel();
+    }
+    group.wait();
+    for (const auto& side : sides) ctx.record.cpu_seconds += side->cpu;
+    if (o.gave_up) return ctx.give_up();
+    if (o.ended) return;
+    if (ctx.run_stop_requested()) {  // the side restarts may be cut short: no verdict
+      while (!ctx.aborted()) ctx.stopped();  // the task sees the stop within one poll interval
+      return;
+    }
+    planned = first.planned_after;
+    ++i;
+    if (o.hint_done) {
+      hinted = false;
+      continue;
+    }
+    for (std::size_t k = 0; k < next.size(); ++k) {
+      Side& side = *sides[k];
+      ctx.nodes += side.ctx.nodes;
+      if (side.out.ended) {
+        // Its completions, in the order found, as this context would have had them.
+        const std::size_t size = sizeof(Solution);
+        for (std::size_t at = 0; at + 2 * size <= side.ctx.deferred.size(); at += 2 * size) {
+          Solution sol;
+          std::memcpy(&sol, side.ctx.deferred.data() + at, size);
+          ctx.emit(sol);
+        }
+        return;
+      }
+      planned = next[k].planned_after;
+      ++i;
+      if (side.out.hint_done) {
+        hinted = false;
+        break;
+      }
     }
   }
 }

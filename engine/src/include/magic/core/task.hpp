@@ -127,6 +127,11 @@ class TaskCore {
   // The coordinator's side: folds the results of `remote`, in its order.
   void absorb_remote(std::vector<std::unique_ptr<TaskCore>>& done);
 
+  // For a solver that runs side searches of its own (complete.hpp's
+  // restarts): the task's policy, and whether the run was asked to stop.
+  const EmitPolicy& emit_policy() const { return policy_; }
+  bool run_stop_requested() const { return run_stop_.requested(); }
+
  protected:
   // Out of line: the star's BMI2 chain is compiled flattened (star.hpp),
   // and this cold path inlined at every level of it costs build time only.
