@@ -3,9 +3,15 @@
 #include "magic/io.hpp"
 #include "magic/spec_int.hpp"
 
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
 #include <cctype>
 #include <charconv>
+#include <chrono>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
 
 namespace magic {
 namespace {
@@ -287,6 +293,48 @@ std::vector<SumGroup> structure_hints(int order, SquareKind kind) {
     return g;
   }
   return {};
+}
+
+int threads_here() { return tbb::this_task_arena::max_concurrency(); }
+
+void run_side_by_side(std::size_t n, const std::function<void(std::size_t)>& side, const std::function<bool()>& first,
+                      const std::function<bool()>& stopped, const std::function<void()>& cancel) {
+  std::size_t running = n;
+  std::mutex mu;
+  std::condition_variable done;
+  tbb::task_group group;
+  // Counted down however a side ends (an exception waits in the group).
+  struct Ended {
+    std::size_t& running;
+    std::mutex& mu;
+    std::condition_variable& done;
+    ~Ended() {
+      const std::lock_guard lock(mu);
+      --running;
+      done.notify_one();
+    }
+  };
+  for (std::size_t k = 0; k < n; ++k)
+    group.run([&, k] {
+      const Ended ended{running, mu, done};
+      side(k);
+    });
+  bool needed = true;
+  try {
+    needed = !first();
+  } catch (...) {  // the sides read the caller's frame: they end first
+    cancel();
+    group.wait();
+    throw;
+  }
+  if (!needed) cancel();
+  // Waits, passing a stop of the run on to the sides.
+  {
+    std::unique_lock lock(mu);
+    while (running > 0)
+      if (!done.wait_for(lock, std::chrono::milliseconds(10), [&] { return running == 0; }) && stopped()) cancel();
+  }
+  group.wait();
 }
 
 }  // namespace magic

@@ -44,14 +44,12 @@
 #include <array>
 #include <atomic>
 #include <bit>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -60,8 +58,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <tbb/task_arena.h>
-#include <tbb/task_group.h>
 
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
@@ -118,6 +114,15 @@ std::vector<SumGroup> structure_hints(int order, SquareKind kind);
 inline constexpr std::uint64_t kConstructNodes = 100'000;
 std::vector<int> construct_completion(const Puzzle& p, const std::vector<SumGroup>& groups, std::uint64_t limit,
                                       std::uint64_t& nodes);
+
+// Runs first() here and side(k), k < n, on the other threads, and returns
+// once all have ended (complete.cpp; the restarts side by side).  When
+// first() returns true the sides are not needed: cancel() is called, and
+// so it is when stopped() turns true while this waits.  An exception from
+// first() cancels and waits for the sides before it goes on.
+void run_side_by_side(std::size_t n, const std::function<void(std::size_t)>& side, const std::function<bool()>& first,
+                      const std::function<bool()>& stopped, const std::function<void()>& cancel);
+int threads_here();  // the threads of the arena this runs in
 
 // Human name of a sum group of an order-n square ("row 2", "main diagonal").
 std::string group_name(int n, const SumGroup& g);
@@ -926,7 +931,7 @@ void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
   }
   // A first completion on more than one thread: restarts side by side.
   if constexpr (std::is_same_v<Ctx, TaskContext<CompleteProblem>>) {
-    const int width = tbb::this_task_arena::max_concurrency();
+    const int width = threads_here();
     const EmitPolicy& policy = ctx.emit_policy();
     if (width > 1 && policy.defer && policy.stop_after == 1) return restarts_side_by_side(s, ctx, seen, width);
   }
@@ -1052,33 +1057,22 @@ void CompleteProblem<N, G>::restarts_side_by_side(const State& s, Ctx& ctx, std:
     }
     std::vector<std::unique_ptr<Side>> sides;
     for (std::size_t k = 0; k < next.size(); ++k) sides.push_back(std::make_unique<Side>(*this, ctx.emit_policy(), seen));
-    std::size_t running = next.size();
-    std::mutex mu;
-    std::condition_variable done;
-    tbb::task_group group;
-    for (std::size_t k = 0; k < next.size(); ++k)
-      group.run([&, k] {
-        const double c0 = thread_cpu_seconds();
-        sides[k]->out = run_restart(s, sides[k]->ctx, next[k], sides[k]->seen);
-        sides[k]->cpu = thread_cpu_seconds() - c0;
-        const std::lock_guard lock(mu);
-        --running;
-        done.notify_one();
-      });
-    const Outcome o = run_restart(s, ctx, first, seen);
-    const auto cancel = [&] {
-      for (auto& side : sides) side->cancel = true;
-    };
-    if (o.gave_up || o.ended || o.hint_done) cancel();
-    // Waits, passing a stop of the run on to the side restarts.
-    {
-      std::unique_lock lock(mu);
-      while (running > 0)
-        if (!done.wait_for(lock, std::chrono::milliseconds(10), [&] { return running == 0; }) &&
-            ctx.run_stop_requested())
-          cancel();
-    }
-    group.wait();
+    Outcome o;
+    run_side_by_side(
+        next.size(),
+        [&](std::size_t k) {
+          const double c0 = thread_cpu_seconds();
+          sides[k]->out = run_restart(s, sides[k]->ctx, next[k], sides[k]->seen);
+          sides[k]->cpu = thread_cpu_seconds() - c0;
+        },
+        [&] {
+          o = run_restart(s, ctx, first, seen);
+          return o.gave_up || o.ended || o.hint_done;  // the side restarts are not needed
+        },
+        [&] { return ctx.run_stop_requested(); },
+        [&] {
+          for (auto& side : sides) side->cancel = true;
+        });
     for (const auto& side : sides) ctx.record.cpu_seconds += side->cpu;
     if (o.gave_up) return ctx.give_up();
     if (o.ended) return;
