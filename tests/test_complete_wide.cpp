@@ -3,12 +3,16 @@
 // search (found, none, undecided).  Every completion goes through the
 // independent oracle (tests/oracle).
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
+#include <atomic>
 #include <bit>
 #include <bitset>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_helpers.hpp"
@@ -311,6 +315,48 @@ TEST(CompleteWide, RestartsSideBySideGiveTheSerialAnswer) {
       EXPECT_EQ(r.digest, serial.digest) << what;
     }
   }
+}
+
+// The lanes under the restarts side by side: every posted side runs once a
+// round; a first() that makes the sides needless cancels them (a side that
+// waits for the cancel ends); a stop of the run does too; an exception from
+// a side reaches the caller; and with no worker to take them (an arena of
+// one thread) the caller runs the sides itself.
+TEST(CompleteWide, SideLanesRunEverySideOnceAndEndOnCancel) {
+  const auto rounds = [](std::size_t lanes) {
+    magic::SideLanes pool(lanes);
+    for (std::size_t n = 0; n <= lanes; ++n) {
+      std::vector<std::atomic<int>> runs(lanes);
+      pool.round(
+          n, [&](std::size_t k) { ++runs[k]; }, [] { return false; }, [] { return false; }, [] {});
+      for (std::size_t k = 0; k < lanes; ++k) EXPECT_EQ(runs[k].load(), k < n ? 1 : 0) << lanes << " lanes, " << n;
+    }
+    std::atomic<bool> cancelled{false};
+    pool.round(
+        lanes,
+        [&](std::size_t) {
+          while (!cancelled) std::this_thread::yield();
+        },
+        [] { return true; }, [] { return false; }, [&] { cancelled = true; });
+    cancelled = false;
+    pool.round(
+        lanes,
+        [&](std::size_t) {
+          while (!cancelled) std::this_thread::yield();
+        },
+        [] { return false; }, [] { return true; }, [&] { cancelled = true; });
+    EXPECT_THROW(pool.round(
+                     lanes, [](std::size_t k) { if (k == 0) throw std::runtime_error("side"); }, [] { return false; },
+                     [] { return false; }, [] {}),
+                 std::runtime_error);
+    std::atomic<int> after{0};
+    pool.round(lanes, [&](std::size_t) { ++after; }, [] { return false; }, [] { return false; }, [] {});
+    EXPECT_EQ(after.load(), static_cast<int>(lanes));
+  };
+  rounds(1);
+  rounds(3);
+  tbb::task_arena alone(1);
+  alone.execute([&] { rounds(2); });
 }
 
 // The CLI: the outcome in the JSON, exit 3 for undecided, and --budget only

@@ -115,13 +115,33 @@ inline constexpr std::uint64_t kConstructNodes = 100'000;
 std::vector<int> construct_completion(const Puzzle& p, const std::vector<SumGroup>& groups, std::uint64_t limit,
                                       std::uint64_t& nodes);
 
-// Runs first() here and side(k), k < n, on the other threads, and returns
-// once all have ended (complete.cpp; the restarts side by side).  When
-// first() returns true the sides are not needed: cancel() is called, and
-// so it is when stopped() turns true while this waits.  An exception from
-// first() cancels and waits for the sides before it goes on.
-void run_side_by_side(std::size_t n, const std::function<void(std::size_t)>& side, const std::function<bool()>& first,
-                      const std::function<bool()>& stopped, const std::function<void()>& cancel);
+// The other threads of a first completion's restarts side by side
+// (complete.cpp): `lanes` oneTBB tasks that stay for the whole search and
+// wait between rounds by spinning and short timed sleeps, never woken by
+// the search.  Why: on a virtual machine an idle core looks busy to the
+// kernel, so a sleeping worker woken by the search was queued on the
+// search's own core, and each side restart began only when the restart
+// beside it had ended.
+//
+// round() runs first() here and side(k), k < n <= lanes, on the lanes, and
+// returns once all have ended.  When first() returns true the sides are not
+// needed: cancel() is called, and so it is when stopped() turns true while
+// this waits.  A side no lane has taken when this waits runs here (skipped
+// when not needed), so a round ends even with no worker free.  An exception
+// from first() or a side cancels the round, waits for it and propagates.
+class SideLanes {
+ public:
+  explicit SideLanes(std::size_t lanes);
+  ~SideLanes();  // ends the lanes and waits for them
+  SideLanes(const SideLanes&) = delete;
+  SideLanes& operator=(const SideLanes&) = delete;
+  void round(std::size_t n, const std::function<void(std::size_t)>& side, const std::function<bool()>& first,
+             const std::function<bool()>& stopped, const std::function<void()>& cancel);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 int threads_here();  // the threads of the arena this runs in
 
 // Human name of a sum group of an order-n square ("row 2", "main diagonal").
@@ -269,6 +289,14 @@ class CompleteProblem {
   // (associative 16x16 needs 64).
   static constexpr bool kAnneals = N >= 9;
   static constexpr std::uint64_t kAnnealSteps = std::is_same_v<Mask, bits::U128> ? 16 : 64;
+  // Orders 9 on: a node costs microseconds, so a task polls for a stop
+  // every few nodes, not every thousand (core/task.hpp): a side restart
+  // cancelled after the one before it found a completion ends at once.
+  static constexpr unsigned kPollNodes = 16;
+  template <class Ctx>
+  static void poll_often(Ctx& ctx) {
+    if constexpr (kSplits && requires { ctx.poll_every(1u); }) ctx.poll_every(kPollNodes);
+  }
   static constexpr int kWidth = bits::kWidth<Mask>;
   static Mask all_values() { return bits::lowest<Mask>(kCells); }
 
@@ -817,7 +845,7 @@ class CompleteProblem {
         if (!m.seen || m.seen->insert(sol).second) m.emit(sol);
         return true;
       }
-      if (i == steps || ((i & 4095) == 0 && ctx.stopped())) {
+      if (i == steps || ((i & 255) == 0 && ctx.stopped())) {
         ctx.nodes += i;
         return false;
       }
@@ -917,6 +945,7 @@ void CompleteProblem<N, G>::cut(int depth, SinkRef<State> sink) const {
 template <int N, int G>
 template <class Ctx>
 void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
+  poll_often(ctx);
   if (spec_.exhaustive) {
     Solver<Ctx, false> sv{{ctx}};
     dfs(s, sv);
@@ -1033,18 +1062,21 @@ template <int N, int G>
 template <class Ctx>
 void CompleteProblem<N, G>::restarts_side_by_side(const State& s, Ctx& ctx, std::set<Solution>& seen,
                                                   int width) const {
-  struct Side {
+  struct Side {  // its own stop (cancel) follows the run's, whichever thread runs it
     std::atomic<bool> cancel{false};
-    Stop stop{&cancel};
+    Stop stop;
     Ctx ctx;
     std::set<Solution> seen;
     Outcome out;
     double cpu = 0;  // its thread's CPU seconds: the task's record counts them
-    Side(const CompleteProblem& p, const EmitPolicy& policy, const std::set<Solution>& s)
-        : ctx(p, policy, stop), seen(s) {}
+    Side(const CompleteProblem& p, const Ctx& task, const std::set<Solution>& s)
+        : stop(&cancel, task.run_stop()), ctx(p, task.emit_policy(), stop), seen(s) {
+      poll_often(ctx);
+    }
   };
   bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
   std::uint64_t planned = ctx.nodes;
+  SideLanes lanes(static_cast<std::size_t>(width - 1));
   for (std::uint32_t i = 0;;) {
     const Restart first = plan_restart(i, hinted, planned);
     // The next restarts, each planned after the one before it ran out.
@@ -1056,9 +1088,9 @@ void CompleteProblem<N, G>::restarts_side_by_side(const State& s, Ctx& ctx, std:
       p = r.planned_after;
     }
     std::vector<std::unique_ptr<Side>> sides;
-    for (std::size_t k = 0; k < next.size(); ++k) sides.push_back(std::make_unique<Side>(*this, ctx.emit_policy(), seen));
+    for (std::size_t k = 0; k < next.size(); ++k) sides.push_back(std::make_unique<Side>(*this, ctx, seen));
     Outcome o;
-    run_side_by_side(
+    lanes.round(
         next.size(),
         [&](std::size_t k) {
           const double c0 = thread_cpu_seconds();

@@ -22,6 +22,9 @@ class Stop {
   enum class Why : std::uint8_t { None, Interrupt, Limit, Failure, Elsewhere };
 
   explicit Stop(const std::atomic<bool>* interrupt = nullptr) : interrupt_(interrupt) {}
+  // A stop of its own that also follows the run's (a side search in a task:
+  // complete.hpp's restarts side by side).
+  Stop(const std::atomic<bool>* interrupt, const Stop& run) : interrupt_(interrupt), parent_(&run) {}
   Stop(const Stop&) = delete;
   Stop& operator=(const Stop&) = delete;
 
@@ -40,7 +43,7 @@ class Stop {
   }
 
   bool requested() const {
-    return why_.load(std::memory_order_relaxed) != Why::None || interrupted();
+    return why_.load(std::memory_order_relaxed) != Why::None || interrupted() || (parent_ && parent_->requested());
   }
   // The caller's flag is up (whatever else stopped the run first).
   bool interrupted() const { return interrupt_ && interrupt_->load(std::memory_order_relaxed); }
@@ -63,6 +66,7 @@ class Stop {
   std::atomic<Why> why_{Why::None};
   std::atomic<bool> failed_{false};
   const std::atomic<bool>* interrupt_;
+  const Stop* parent_ = nullptr;
   mutable std::mutex mu_;
   std::exception_ptr failure_;
 };

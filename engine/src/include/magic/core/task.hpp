@@ -127,9 +127,18 @@ class TaskCore {
   // The coordinator's side: folds the results of `remote`, in its order.
   void absorb_remote(std::vector<std::unique_ptr<TaskCore>>& done);
 
+  // Polls the shared flags at least every n nodes from now on, for a
+  // solver whose nodes cost microseconds (complete.hpp's orders 9..16): at
+  // the default interval a stop would reach it only milliseconds later.
+  void poll_every(unsigned n) {
+    interval_ = std::min(interval_, std::max(n, 1u));
+    tick_ = std::min(tick_, interval_);
+  }
+
   // For a solver that runs side searches of its own (complete.hpp's
   // restarts): the task's policy, and whether the run was asked to stop.
   const EmitPolicy& emit_policy() const { return policy_; }
+  const Stop& run_stop() const { return run_stop_; }
   bool run_stop_requested() const { return run_stop_.requested(); }
 
  protected:
