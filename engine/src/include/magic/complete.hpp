@@ -54,6 +54,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -1077,6 +1078,7 @@ void CompleteProblem<N, G>::restarts_side_by_side(const State& s, Ctx& ctx, std:
   bool hinted = n_all_groups_ > n_groups_ || digit_hint_;
   std::uint64_t planned = ctx.nodes;
   SideLanes lanes(static_cast<std::size_t>(width - 1));
+  const std::thread::id here = std::this_thread::get_id();
   for (std::uint32_t i = 0;;) {
     const Restart first = plan_restart(i, hinted, planned);
     // The next restarts, each planned after the one before it ran out.
@@ -1095,7 +1097,8 @@ void CompleteProblem<N, G>::restarts_side_by_side(const State& s, Ctx& ctx, std:
         [&](std::size_t k) {
           const double c0 = thread_cpu_seconds();
           sides[k]->out = run_restart(s, sides[k]->ctx, next[k], sides[k]->seen);
-          sides[k]->cpu = thread_cpu_seconds() - c0;
+          // (A side this thread ran is in the task's own CPU already.)
+          if (std::this_thread::get_id() != here) sides[k]->cpu = thread_cpu_seconds() - c0;
         },
         [&] {
           o = run_restart(s, ctx, first, seen);
