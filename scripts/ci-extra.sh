@@ -112,13 +112,14 @@ tsan_heavy='/square4_semi$|/square5_semi_slice$'
 
 tsan() {
   configure build-tsan -DMAGIC_SANITIZE=thread -DMAGIC_STAR_MAX_N=12
-  timed "tsan: build" cmake --build build-tsan -j"$jobs" --target test_contract test_cluster
+  timed "tsan: build" cmake --build build-tsan -j"$jobs" --target test_contract test_cluster test_complete_wide
   # The runner's contract suite: thread and split invariance, shards,
-  # stop-after, checkpoint resume on another thread count; and the run
-  # across ranks (coordinator, workers and their wire, on threads).
+  # stop-after, checkpoint resume on another thread count; the run across
+  # ranks (coordinator, workers and their wire, on threads); and a first
+  # completion's restarts side by side (complete.cpp's SideLanes).
   local rc=0
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$root/scripts/tsan.supp:log_path=$logs/report" \
-    timed "tsan: contract suite" bash scripts/ctest-clean.sh build-tsan -j"$jobs" -R '^(Problems/Contract|Runner|Planner|Problems/Cluster|Cluster[A-Za-z]*)\.' -E "$heavy|$tsan_heavy" || rc=$?
+    timed "tsan: contract suite" bash scripts/ctest-clean.sh build-tsan -j"$jobs" -R '^((Problems/Contract|Runner|Planner|Problems/Cluster|Cluster[A-Za-z]*)\.|CompleteWide\.(SideLanes|RestartsSideBySide))' -E "$heavy|$tsan_heavy" || rc=$?
   no_reports
   return "$rc"
 }

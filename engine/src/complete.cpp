@@ -390,8 +390,11 @@ struct SideLanes::Impl {
 SideLanes::SideLanes(std::size_t lanes) : impl_(std::make_unique<Impl>(lanes)) {
   // Enqueued, not spawned: a spawned task may wait in this thread's pool
   // until this thread waits on the group, which it does only at the end.
+  // The lane is handed the Impl itself, not this object's pointer to it:
+  // ThreadSanitizer sees the hand-off only from lane()'s first line on.
   impl_->hand_off.to_tasks();
-  for (std::size_t k = 0; k < lanes; ++k) tbb::this_task_arena::enqueue(impl_->group.defer([this] { impl_->lane(); }));
+  Impl* const im = impl_.get();
+  for (std::size_t k = 0; k < lanes; ++k) tbb::this_task_arena::enqueue(im->group.defer([im] { im->lane(); }));
 }
 
 SideLanes::~SideLanes() {
