@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "magic/core/error.hpp"
+#include "magic/figure_compiled.hpp"
 
 namespace magic {
 namespace {
@@ -55,7 +56,7 @@ std::vector<int> FigureProblem::flatten(const std::vector<OrderStep>& order) {
   return out;
 }
 
-FigureProblem::FigureProblem(FigureSpec spec, bool algebra)
+FigureProblem::FigureProblem(FigureSpec spec, bool algebra, bool compiled)
     : spec_(std::move(spec)),
       P_(spec_.n_points()),
       L_(spec_.n_lines()),
@@ -111,6 +112,7 @@ FigureProblem::FigureProblem(FigureSpec spec, bool algebra)
     for (int p : puget.levels()[0].orbit) orbit_b_ |= 1ull << p;
   }
   for (std::uint64_t m : sets) plans_.push_back(make_plan(m, less));
+  if (compiled) compiled_ = FigureCompiler::find(*this);
 }
 
 // The complement halves a sum's search (figure.hpp): symmetric numbers,
@@ -207,6 +209,10 @@ std::vector<FigureProblem::OrderStep> FigureProblem::point_order(std::uint64_t m
 
 FigureProblem::Plan FigureProblem::make_plan(std::uint64_t missing, const std::vector<std::pair<int, int>>& less) const {
   Plan plan;
+  plan.nmin = min_;
+  plan.nspan = span_;
+  plan.numbers = all_numbers_;
+  plan.rnumbers = rall_numbers_;
   plan.missing = missing;
   plan.sums = sums_for(missing);
   // Each plan's order meets the base's pairs early too.
@@ -498,12 +504,6 @@ std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
   std::vector<int> out(static_cast<std::size_t>(hi - lo + 1));
   std::iota(out.begin(), out.end(), lo);
   return out;
-}
-
-bool FigureProblem::has_pair(std::uint64_t f, std::uint64_t rf, int r) {
-  std::uint64_t m = f & masks::partner(rf, r);
-  if (r % 2 == 0 && r >= 0 && r / 2 < 64) m &= ~(1ull << (r / 2));
-  return m != 0;
 }
 
 FigureValues FigureProblem::values_of(const State& s) const {

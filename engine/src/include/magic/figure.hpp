@@ -50,6 +50,7 @@
 // + max for j in B: a mask), and a labelling with f below that emits its
 // complement too: half the search, the same labellings.
 #include <array>
+#include <tuple>
 #include <bit>
 #include <cstdint>
 #include <functional>
@@ -99,7 +100,13 @@ struct FigureState {
 };
 static_assert(std::is_trivially_copyable_v<FigureState>);
 
+struct FigureCompiler;
+struct FigureCompiled;
+
 class FigureProblem {
+  friend struct FigureCompiler;
+  friend struct FigureCompiled;
+
  public:
   using State = FigureState;
   using Solution = FigureValues;
@@ -107,7 +114,9 @@ class FigureProblem {
 
   // algebra = false finds determined points by single lines only (what a
   // figure past the elimination's budget gets; the tests compare the two).
-  explicit FigureProblem(FigureSpec spec, bool algebra = true);
+  // compiled = false keeps to the general search even where a compiled plan
+  // matches (the tests compare the two).
+  explicit FigureProblem(FigureSpec spec, bool algebra = true, bool compiled = true);
 
   nlohmann::json describe() const;
   const char* describe_levels() const { return kFigureLevels; }
@@ -135,8 +144,12 @@ class FigureProblem {
   nlohmann::json to_json(const Solution& s) const;
 
   std::uint64_t group_order() const { return chain_.order(); }
+  // The name of the compiled plan this figure's search runs, or null: see
+  // figure_compiled.hpp.
+  const char* compiled_plan() const;
 
- private:
+  // The plan's parts.  Public so that a compiled plan (figure_compiled.hpp),
+  // a constant of these types, can be written out; nothing else uses them.
   // A line check at a place; the kinds fits() knows.
   enum Check : std::uint8_t {
     kClosed,   // a kept line closed here: at the sum
@@ -145,16 +158,19 @@ class FigureProblem {
     kBounds,   // with more: the least and largest unused numbers bracket it
   };
   struct LineCheck {
+    bool operator==(const LineCheck&) const = default;
     std::uint8_t line;
     std::uint8_t left;  // open points of the line after this placement
     Check kind;
   };
   struct Term {  // one line of a determined point's formula
+    bool operator==(const Term&) const = default;
     std::uint8_t line;
     std::int32_t lambda;
   };
   // One point placed: a step's free point, or one its choice determines.
   struct Place {
+    bool operator==(const Place&) const = default;
     std::uint8_t point;
     std::int8_t unit = 0;       // determined: its coefficient on the step's free point when +-1, else 0
     std::int16_t line = -1;     // determined by one line alone (x = S - part), or -1: the terms
@@ -170,6 +186,7 @@ class FigureProblem {
   // places[first .. first + count): the free point first (when `free`), then
   // the points its choice determines.
   struct Step {
+    bool operator==(const Step&) const = default;
     std::uint16_t first = 0, count = 0;
     bool free = false;
     std::uint16_t cong0 = 0, ncong = 0;  // congruences[cong0 .. cong0 + ncong), checked once all are placed
@@ -183,6 +200,7 @@ class FigureProblem {
   // beta - alpha x with beta read once a node.  kappa[k] (in kappas from
   // kappa0): the formula's weight on this step's place k.
   struct Screen {
+    bool operator==(const Screen&) const = default;
     std::uint16_t place;  // the next step's place
     std::int32_t alpha;   // sum over k of kappa[k] u_k
     std::uint16_t kappa0;
@@ -196,6 +214,7 @@ class FigureProblem {
   // ahead_places[f0 .. f0 + nf) and, when `ordered`, the pairs of the free
   // place `target` are all known there.
   struct Lookahead {
+    bool operator==(const Lookahead&) const = default;
     std::uint16_t target;
     bool ordered;
     std::uint16_t f0, nf;
@@ -203,10 +222,15 @@ class FigureProblem {
   // a S + sum of w_p x_p = 0 (mod d): a determined point's divisibility,
   // checked as soon as the points with w_p != 0 (mod d) are placed.
   struct Congruence {
+    bool operator==(const Congruence&) const = default;
     std::int32_t d, a;
     std::uint16_t term0, nterm;  // cterms[term0 .. term0 + nterm): (point, w_p mod d)
   };
   struct Plan {
+    // The numbers, as the members min_, span_, all_numbers_, rall_numbers_
+    // (a compiled plan has them as constants).
+    int nmin = 0, nspan = 0;
+    std::uint64_t numbers = 0, rnumbers = 0;
     std::uint64_t missing = 0;  // lines whose sum is not S
     std::vector<int> sums;      // the sums worth trying
     Step prologue;              // points the sum alone determines
@@ -222,6 +246,8 @@ class FigureProblem {
     std::vector<Screen> screens;
     std::vector<std::int32_t> kappas;
   };
+
+ private:
   // A plan's order before it is compiled: a free point (-1 for the
   // prologue) and the points determined once it is placed.
   struct OrderStep {
@@ -245,28 +271,50 @@ class FigureProblem {
   void walk(State& s, Mode& m) const;
   template <class Mode>
   void place(State& s, Mode& m) const;
+  template <class PL, class Next>
+  void place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const;
+  template <class CP, int K, class Mode>
+  void compiled_step(State& s, Mode& m) const;
+  template <class CP, class Mode>
+  void compiled_walk(State& s, Mode& m) const;
+  template <class Mode>
+  void walk_compiled(State& s, Mode& m) const;  // the runner's mode only: figure_compiled.cpp
   template <class Mode>
   void emit(const State& s, Mode& m) const;
   std::uint64_t order_mask(const State& s, const Place& pl) const;
-  std::uint64_t unit_mask(const State& s, const Plan& plan, const Place& pl) const;
+  template <class PL>
+  std::uint64_t unit_mask(const State& s, const PL& plan, const Place& pl) const;
   // The same with R, the formula's value, given, and the numbers in use.
-  std::uint64_t unit_mask_of(std::uint64_t used, std::uint64_t rused, const Place& pl, std::int64_t R) const;
-  std::int64_t numerator(const State& s, const Plan& plan, const Place& pl) const;
-  bool screen_node(const State& s, const Plan& plan, const Step& st, ScreenNode& node) const;
-  bool screen(const State& s, const Plan& plan, const Step& st, const ScreenNode& node, int o,
+  template <class PL>
+  std::uint64_t unit_mask_of(const PL& plan, std::uint64_t used, std::uint64_t rused, const Place& pl, std::int64_t R) const;
+  template <class PL>
+  std::int64_t numerator(const State& s, const PL& plan, const Place& pl) const;
+  template <class PL>
+  bool screen_node(const State& s, const PL& plan, const Step& st, ScreenNode& node) const;
+  template <class PL>
+  bool screen(const State& s, const PL& plan, const Step& st, const ScreenNode& node, int o,
               std::uint64_t& units) const;
   void plan_screens(Plan& plan) const;
-  std::uint64_t unit_filter(const State& s, const Plan& plan, const Step& st) const;
-  bool ahead(const State& s, const Plan& plan, const Step& st) const;
+  template <class PL>
+  std::uint64_t unit_filter(const State& s, const PL& plan, const Step& st) const;
+  template <class PL>
+  bool ahead(const State& s, const PL& plan, const Step& st) const;
   // step_of: the step (0: the prologue) that places each point.
   void plan_lookaheads(Plan& plan, const std::vector<std::size_t>& step_of) const;
-  bool formula(const State& s, const Plan& plan, const Place& pl, std::int64_t& x) const;
-  bool fits(const State& s, const Place& pl, const Plan& plan, int o) const;
-  void put(State& s, const Place& pl, const Plan& plan, int o) const;
-  void take(State& s, const Place& pl, const Plan& plan) const;
-  bool put_determined(State& s, const Plan& plan, const Step& st) const;
-  void take_determined(State& s, const Plan& plan, const Step& st) const;
-  bool congruent(const State& s, const Plan& plan, const Step& st) const;
+  template <class PL>
+  bool formula(const State& s, const PL& plan, const Place& pl, std::int64_t& x) const;
+  template <class PL>
+  bool fits(const State& s, const Place& pl, const PL& plan, int o) const;
+  template <class PL>
+  void put(State& s, const Place& pl, const PL& plan, int o) const;
+  template <class PL>
+  void take(State& s, const Place& pl, const PL& plan) const;
+  template <class PL>
+  bool put_determined(State& s, const PL& plan, const Step& st) const;
+  template <class PL>
+  void take_determined(State& s, const PL& plan, const Step& st) const;
+  template <class PL>
+  bool congruent(const State& s, const PL& plan, const Step& st) const;
   void hoist_congruences(Plan& plan, const std::vector<std::size_t>& step_of) const;
   static Step& step_at(Plan& plan, std::size_t i);
   std::vector<std::size_t> steps_of_points(Plan& plan) const;
@@ -290,14 +338,30 @@ class FigureProblem {
   int b_ = -1;                      // its first point (the complement's b)
   std::uint64_t orbit_b_ = 0;       // its orbit B, as a mask of points
   std::vector<Plan> plans_;
+  const FigureCompiled* compiled_ = nullptr;  // the compiled plan that equals plans_[0], if any
 };
+
+// The runner's mode, the one compiled plans are built for (one instance of
+// each plan's steps, in figure_compiled.cpp).
+using FigureRunnerMode = SolveMode<TaskContext<FigureProblem>>;
+template <>
+void FigureProblem::walk_compiled(State& s, FigureRunnerMode& m) const;
+
+// A compiled plan: an object of a type with the members of Plan as arrays
+// and the numbers as static constants (figure_compiled.hpp writes them).
+template <class CP>
+inline constexpr CP kCompiledPlan{};
 
 template <class Mode>
 void FigureProblem::walk(State& s, Mode& m) const {
   const bool leaf = s.step > 0 && s.step == plans_[s.plan].steps.size() + 1;
   if (m.enter(s.step, leaf, s)) return;
   if (leaf) return emit(s, m);
-  if (s.step > 0) return place(s, m);
+  if (s.step > 0) {
+    if constexpr (std::is_same_v<Mode, FigureRunnerMode>)
+      if (compiled_) return walk_compiled(s, m);
+    return place(s, m);
+  }
   for (std::size_t p = 0; p < plans_.size(); ++p)
     for (int S : plans_[p].sums) {
       s.plan = static_cast<std::uint16_t>(p);
@@ -315,11 +379,17 @@ void FigureProblem::walk(State& s, Mode& m) const {
   s = State{};
 }
 
+inline bool FigureProblem::has_pair(std::uint64_t f, std::uint64_t rf, int r) {
+  std::uint64_t m = f & masks::partner(rf, r);
+  if (r % 2 == 0 && r >= 0 && r / 2 < 64) m &= ~(1ull << (r / 2));
+  return m != 0;
+}
+
 // d | v, without a division when d is a power of two (the usual d = 2).
 inline bool divides(std::int64_t d, std::int64_t v) { return (d & (d - 1)) == 0 ? (v & (d - 1)) == 0 : v % d == 0; }
 
 // The numbers the symmetry-breaking pairs leave a place.
-inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) const {
+[[gnu::always_inline]] inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) const {
   using namespace masks;
   std::uint64_t m = ~0ull;
   for (std::uint64_t b = pl.above; b; b &= b - 1) m &= above(s.off[static_cast<std::size_t>(std::countr_zero(b))]);
@@ -331,7 +401,8 @@ inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) 
 }
 
 // lsum S - sum of lambda_l part_l: d times a determined place's value.
-inline std::int64_t FigureProblem::numerator(const State& s, const Plan& plan, const Place& pl) const {
+template <class PL>
+[[gnu::always_inline]] inline std::int64_t FigureProblem::numerator(const State& s, const PL& plan, const Place& pl) const {
   std::int64_t num = std::int64_t{pl.lsum} * s.sum;
   for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
     num -= std::int64_t{plan.terms[t].lambda} * s.part[plan.terms[t].line];
@@ -340,7 +411,8 @@ inline std::int64_t FigureProblem::numerator(const State& s, const Plan& plan, c
 
 // The value a determined place's formula gives (figure_algebra.hpp), false
 // when it is not a whole number.
-inline bool FigureProblem::formula(const State& s, const Plan& plan, const Place& pl, std::int64_t& x) const {
+template <class PL>
+[[gnu::always_inline]] inline bool FigureProblem::formula(const State& s, const PL& plan, const Place& pl, std::int64_t& x) const {
   if (pl.line >= 0) {
     x = s.sum - s.part[static_cast<std::size_t>(pl.line)];
     return true;
@@ -359,28 +431,31 @@ inline bool FigureProblem::formula(const State& s, const Plan& plan, const Place
 // operation (value_masks.hpp).  R is the place's formula without the free
 // point, so this is evaluated before the free point is placed, or at any
 // earlier step that has placed every point R depends on (Lookahead).
-inline std::uint64_t FigureProblem::unit_mask(const State& s, const Plan& plan, const Place& pl) const {
+template <class PL>
+[[gnu::always_inline]] inline std::uint64_t FigureProblem::unit_mask(const State& s, const PL& plan, const Place& pl) const {
   std::int64_t R = 0;
   if (!formula(s, plan, pl, R)) return 0;
-  return unit_mask_of(s.used, s.rused, pl, R);
+  return unit_mask_of(plan, s.used, s.rused, pl, R);
 }
 
-inline std::uint64_t FigureProblem::unit_mask_of(std::uint64_t used, std::uint64_t rused, const Place& pl,
+template <class PL>
+[[gnu::always_inline]] inline std::uint64_t FigureProblem::unit_mask_of(const PL& plan, std::uint64_t used, std::uint64_t rused, const Place& pl,
                                                  std::int64_t R) const {
   if (pl.unit < 0) {
-    const std::int64_t r = R - 2 * min_;  // o_q = r - o
+    const std::int64_t r = R - 2 * plan.nmin;  // o_q = r - o
     if (r < 0 || r > 126) return 0;
-    std::uint64_t m = masks::partner(rall_numbers_ & ~rused, static_cast<int>(r));
+    std::uint64_t m = masks::partner(plan.rnumbers & ~rused, static_cast<int>(r));
     if ((r & 1) == 0) m &= ~(1ull << (r >> 1));  // r >= 0 here: shifts, not divisions
     return m;
   }
   if (R == 0 || R >= 64 || R <= -64) return 0;  // o_q = R + o
-  return masks::shift_down(all_numbers_ & ~used, static_cast<int>(R));
+  return masks::shift_down(plan.numbers & ~used, static_cast<int>(R));
 }
 
 // A screened step's node (see Screen): each place's r, each screen's beta.
 // False when some formula is no whole number (the node has no candidate).
-inline bool FigureProblem::screen_node(const State& s, const Plan& plan, const Step& st, ScreenNode& node) const {
+template <class PL>
+[[gnu::always_inline]] inline bool FigureProblem::screen_node(const State& s, const PL& plan, const Step& st, ScreenNode& node) const {
   node.r[0] = 0;
   for (std::uint16_t k = 1; k < st.count; ++k)
     if (!formula(s, plan, plan.places[st.first + k], node.r[k])) return false;
@@ -398,14 +473,15 @@ inline bool FigureProblem::screen_node(const State& s, const Plan& plan, const S
 // first, made before this step places anything.  True (no verdict, units
 // all ones) when a place's number falls outside the numbers: placing
 // rejects it.  `units`: the unit masks' product, the next node's filter.
-inline bool FigureProblem::screen(const State& s, const Plan& plan, const Step& st, const ScreenNode& node, int o,
+template <class PL>
+[[gnu::always_inline]] inline bool FigureProblem::screen(const State& s, const PL& plan, const Step& st, const ScreenNode& node, int o,
                                   std::uint64_t& units) const {
   units = ~0ull;
-  const std::int64_t v = min_ + o;
+  const std::int64_t v = plan.nmin + o;
   std::uint64_t used = s.used | 1ull << o, rused = s.rused | 1ull << (63 - o);
   for (std::uint16_t k = 1; k < st.count; ++k) {
-    const std::int64_t ok = node.r[k] + plan.places[st.first + k].unit * v - min_;
-    if (ok < 0 || ok >= span_) return true;
+    const std::int64_t ok = node.r[k] + plan.places[st.first + k].unit * v - plan.nmin;
+    if (ok < 0 || ok >= plan.nspan) return true;
     used |= 1ull << ok;
     rused |= 1ull << (63 - ok);
   }
@@ -414,13 +490,14 @@ inline bool FigureProblem::screen(const State& s, const Plan& plan, const Step& 
     const Place& q = plan.places[sc.place];
     const std::int64_t num = node.beta[j] - std::int64_t{sc.alpha} * v;
     if (q.d != 1 && !divides(q.d, num)) return false;
-    units &= unit_mask_of(used, rused, q, q.d == 1 ? num : num / q.d);
-    if (!(units & all_numbers_ & ~used)) return false;
+    units &= unit_mask_of(plan, used, rused, q, q.d == 1 ? num : num / q.d);
+    if (!(units & plan.numbers & ~used)) return false;
   }
   return true;
 }
 
-inline std::uint64_t FigureProblem::unit_filter(const State& s, const Plan& plan, const Step& st) const {
+template <class PL>
+[[gnu::always_inline]] inline std::uint64_t FigureProblem::unit_filter(const State& s, const PL& plan, const Step& st) const {
   std::uint64_t cand = ~0ull;
   for (std::uint16_t i = st.first + 1; i < st.first + st.count && cand; ++i)
     if (plan.places[i].unit != 0) cand &= unit_mask(s, plan, plan.places[i]);
@@ -431,10 +508,11 @@ inline std::uint64_t FigureProblem::unit_filter(const State& s, const Plan& plan
 // for its free point: the unused numbers, narrowed by the unit masks (and
 // the symmetry-breaking pairs) whose points are all placed already.  Later
 // placements only take numbers away, so an empty mask now stays empty.
-inline bool FigureProblem::ahead(const State& s, const Plan& plan, const Step& st) const {
+template <class PL>
+[[gnu::always_inline]] inline bool FigureProblem::ahead(const State& s, const PL& plan, const Step& st) const {
   for (std::uint16_t a = st.ahead0; a < st.ahead0 + st.nahead; ++a) {
     const Lookahead& la = plan.aheads[a];
-    std::uint64_t m = all_numbers_ & ~s.used;
+    std::uint64_t m = plan.numbers & ~s.used;
     if (la.ordered) m &= order_mask(s, plan.places[la.target]);
     for (std::uint16_t f = la.f0; f < la.f0 + la.nf && m; ++f) m &= unit_mask(s, plan, plan.places[plan.ahead_places[f]]);
     if (!m) return false;
@@ -445,9 +523,10 @@ inline bool FigureProblem::ahead(const State& s, const Plan& plan, const Step& s
 // Whether number offset o on the place keeps every line through it able to
 // reach its sum.  A kept line left with one open point needs no check here:
 // its last point is determined, and placed in this step.
-inline bool FigureProblem::fits(const State& s, const Place& pl, const Plan& plan, int o) const {
-  const std::uint64_t free = all_numbers_ & ~s.used & ~(1ull << o);
-  const int v = min_ + o;
+template <class PL>
+[[gnu::always_inline]] inline bool FigureProblem::fits(const State& s, const Place& pl, const PL& plan, int o) const {
+  const std::uint64_t free = plan.numbers & ~s.used & ~(1ull << o);
+  const int v = plan.nmin + o;
   for (std::uint16_t c = pl.check0; c < pl.check0 + pl.ncheck; ++c) {
     const LineCheck& ch = plan.checks[c];
     const int need = s.sum - s.part[ch.line] - v;
@@ -459,10 +538,10 @@ inline bool FigureProblem::fits(const State& s, const Place& pl, const Plan& pla
         if (need == 0) return false;
         break;
       case kPair:
-        if (!has_pair(free, rall_numbers_ & ~s.rused & ~(1ull << (63 - o)), need - 2 * min_)) return false;
+        if (!has_pair(free, plan.rnumbers & ~s.rused & ~(1ull << (63 - o)), need - 2 * plan.nmin)) return false;
         break;
       case kBounds: {
-        const int rest = need - ch.left * min_;
+        const int rest = need - ch.left * plan.nmin;
         if (rest < masks::low_sum(free, ch.left) || rest > masks::high_sum(free, ch.left)) return false;
       }
     }
@@ -470,17 +549,19 @@ inline bool FigureProblem::fits(const State& s, const Place& pl, const Plan& pla
   return true;
 }
 
-inline void FigureProblem::put(State& s, const Place& pl, const Plan& plan, int o) const {
-  const int v = min_ + o;
+template <class PL>
+[[gnu::always_inline]] inline void FigureProblem::put(State& s, const Place& pl, const PL& plan, int o) const {
+  const int v = plan.nmin + o;
   for (std::uint16_t r = pl.line0; r < pl.line0 + pl.nline; ++r) s.part[plan.lines[r]] += v;
   s.used |= 1ull << o;
   s.rused |= 1ull << (63 - o);
   s.off[pl.point] = static_cast<std::uint8_t>(o);
 }
 
-inline void FigureProblem::take(State& s, const Place& pl, const Plan& plan) const {
+template <class PL>
+[[gnu::always_inline]] inline void FigureProblem::take(State& s, const Place& pl, const PL& plan) const {
   const int o = s.off[pl.point];
-  const int v = min_ + o;
+  const int v = plan.nmin + o;
   for (std::uint16_t r = pl.line0; r < pl.line0 + pl.nline; ++r) s.part[plan.lines[r]] -= v;
   s.used &= ~(1ull << o);
   s.rused &= ~(1ull << (63 - o));
@@ -488,14 +569,15 @@ inline void FigureProblem::take(State& s, const Place& pl, const Plan& plan) con
 
 // Places the step's determined points; false (with none placed) when one
 // of them has no unused number that fits.
-inline bool FigureProblem::put_determined(State& s, const Plan& plan, const Step& st) const {
+template <class PL>
+[[gnu::always_inline]] inline bool FigureProblem::put_determined(State& s, const PL& plan, const Step& st) const {
   const std::uint16_t from = st.free ? st.first + 1 : st.first, end = st.first + st.count;
   for (std::uint16_t i = from; i < end; ++i) {
     const Place& pl = plan.places[i];
     std::int64_t x = 0;
     bool ok = formula(s, plan, pl, x);
-    const std::int64_t o = x - min_;
-    ok = ok && o >= 0 && o < span_ && (all_numbers_ & ~s.used) >> o & 1;
+    const std::int64_t o = x - plan.nmin;
+    ok = ok && o >= 0 && o < plan.nspan && (plan.numbers & ~s.used) >> o & 1;
     ok = ok && (!pl.ordered || order_mask(s, pl) >> o & 1);
     if (!ok || !fits(s, pl, plan, static_cast<int>(o))) {
       while (i-- > from) take(s, plan.places[i], plan);
@@ -506,17 +588,19 @@ inline bool FigureProblem::put_determined(State& s, const Plan& plan, const Step
   return true;
 }
 
-inline void FigureProblem::take_determined(State& s, const Plan& plan, const Step& st) const {
+template <class PL>
+[[gnu::always_inline]] inline void FigureProblem::take_determined(State& s, const PL& plan, const Step& st) const {
   const std::uint16_t from = st.free ? st.first + 1 : st.first;
   for (std::uint16_t i = st.first + st.count; i-- > from;) take(s, plan.places[i], plan);
 }
 
-inline bool FigureProblem::congruent(const State& s, const Plan& plan, const Step& st) const {
+template <class PL>
+[[gnu::always_inline]] inline bool FigureProblem::congruent(const State& s, const PL& plan, const Step& st) const {
   for (std::uint16_t c = st.cong0; c < st.cong0 + st.ncong; ++c) {
     const Congruence& g = plan.congruences[c];
     std::int64_t v = std::int64_t{g.a} * s.sum;
     for (std::uint16_t t = g.term0; t < g.term0 + g.nterm; ++t)
-      v += std::int64_t{plan.cterms[t].second} * (min_ + s.off[plan.cterms[t].first]);
+      v += std::int64_t{plan.cterms[t].second} * (plan.nmin + s.off[plan.cterms[t].first]);
     if (!divides(g.d, v)) return false;
   }
   return true;
@@ -525,9 +609,13 @@ inline bool FigureProblem::congruent(const State& s, const Plan& plan, const Ste
 template <class Mode>
 void FigureProblem::place(State& s, Mode& m) const {
   const Plan& plan = plans_[s.plan];
-  const Step& st = plan.steps[static_cast<std::size_t>(s.step - 1)];
+  place_with(s, plan, plan.steps[static_cast<std::size_t>(s.step - 1)], [&] { walk(s, m); });
+}
+
+template <class PL, class Next>
+[[gnu::always_inline]] inline void FigureProblem::place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const {
   const Place& pl = plan.places[st.first];
-  std::uint64_t cand = all_numbers_ & ~s.used & (s.screened ? s.units : unit_filter(s, plan, st));
+  std::uint64_t cand = plan.numbers & ~s.used & (s.screened ? s.units : unit_filter(s, plan, st));
   if (pl.ordered) cand &= order_mask(s, pl);
   ScreenNode node;
   if (cand && st.nnext && !screen_node(s, plan, st, node)) return;
@@ -544,7 +632,7 @@ void FigureProblem::place(State& s, Mode& m) const {
         ++s.step;
         s.screened = st.screens_all && next != ~0ull;
         s.units = next;
-        walk(s, m);
+        next_step();
         --s.step;
       }
       take_determined(s, plan, st);
@@ -553,6 +641,33 @@ void FigureProblem::place(State& s, Mode& m) const {
   }
   s.screened = screened;
   s.units = units;
+}
+
+// A compiled plan's steps (figure_compiled.hpp): the same code as place's,
+// with the plan a constant and the step a template argument, so that the
+// compiler folds the plan's tables into it.
+template <class CP, int K, class Mode>
+void FigureProblem::compiled_step(State& s, Mode& m) const {
+  constexpr const CP& plan = kCompiledPlan<CP>;
+  constexpr int kSteps = static_cast<int>(std::tuple_size_v<decltype(CP::steps)>);
+  place_with(s, plan, plan.steps[K], [&] {
+    if constexpr (K + 1 == kSteps) {
+      if (!m.enter(s.step, true, s)) emit(s, m);
+    } else {
+      if (!m.enter(s.step, false, s)) compiled_step<CP, K + 1>(s, m);
+    }
+  });
+}
+
+// walk() past the root, on a compiled plan: a table of its steps.
+template <class CP, class Mode>
+void FigureProblem::compiled_walk(State& s, Mode& m) const {
+  constexpr int kSteps = static_cast<int>(std::tuple_size_v<decltype(CP::steps)>);
+  using Fn = void (FigureProblem::*)(State&, Mode&) const;
+  static constexpr auto table = []<int... K>(std::integer_sequence<int, K...>) {
+    return std::array<Fn, kSteps>{&FigureProblem::compiled_step<CP, K, Mode>...};
+  }(std::make_integer_sequence<int, kSteps>{});
+  (this->*table[static_cast<std::size_t>(s.step - 1)])(s, m);
 }
 
 template <class Mode>
