@@ -385,6 +385,10 @@ inline bool FigureProblem::has_pair(std::uint64_t f, std::uint64_t rf, int r) {
   return m != 0;
 }
 
+// A loop over a plan's parts: unrolled where the plan is a constant (a
+// compiled plan), where its trip count is known.
+#define MAGIC_FIGURE_UNROLL _Pragma("GCC unroll 16")
+
 // d | v, without a division when d is a power of two (the usual d = 2).
 inline bool divides(std::int64_t d, std::int64_t v) { return (d & (d - 1)) == 0 ? (v & (d - 1)) == 0 : v % d == 0; }
 
@@ -392,9 +396,12 @@ inline bool divides(std::int64_t d, std::int64_t v) { return (d & (d - 1)) == 0 
 [[gnu::always_inline]] inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) const {
   using namespace masks;
   std::uint64_t m = ~0ull;
+  MAGIC_FIGURE_UNROLL
   for (std::uint64_t b = pl.above; b; b &= b - 1) m &= above(s.off[static_cast<std::size_t>(std::countr_zero(b))]);
+  MAGIC_FIGURE_UNROLL
   for (std::uint64_t b = pl.below; b; b &= b - 1) m &= below(s.off[static_cast<std::size_t>(std::countr_zero(b))]);
   if (s.complement)
+    MAGIC_FIGURE_UNROLL
     for (std::uint64_t b = pl.capped; b; b &= b - 1)
       m &= below(span_ - s.off[static_cast<std::size_t>(std::countr_zero(b))]);
   return m;
@@ -404,6 +411,7 @@ inline bool divides(std::int64_t d, std::int64_t v) { return (d & (d - 1)) == 0 
 template <class PL>
 [[gnu::always_inline]] inline std::int64_t FigureProblem::numerator(const State& s, const PL& plan, const Place& pl) const {
   std::int64_t num = std::int64_t{pl.lsum} * s.sum;
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
     num -= std::int64_t{plan.terms[t].lambda} * s.part[plan.terms[t].line];
   return num;
@@ -457,11 +465,14 @@ template <class PL>
 template <class PL>
 [[gnu::always_inline]] inline bool FigureProblem::screen_node(const State& s, const PL& plan, const Step& st, ScreenNode& node) const {
   node.r[0] = 0;
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t k = 1; k < st.count; ++k)
     if (!formula(s, plan, plan.places[st.first + k], node.r[k])) return false;
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t j = 0; j < st.nnext; ++j) {
     const Screen& sc = plan.screens[st.next0 + j];
     std::int64_t beta = numerator(s, plan, plan.places[sc.place]);
+    MAGIC_FIGURE_UNROLL
     for (std::uint16_t k = 0; k < st.count; ++k) beta -= std::int64_t{plan.kappas[sc.kappa0 + k]} * node.r[k];
     node.beta[j] = beta;
   }
@@ -479,12 +490,14 @@ template <class PL>
   units = ~0ull;
   const std::int64_t v = plan.nmin + o;
   std::uint64_t used = s.used | 1ull << o, rused = s.rused | 1ull << (63 - o);
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t k = 1; k < st.count; ++k) {
     const std::int64_t ok = node.r[k] + plan.places[st.first + k].unit * v - plan.nmin;
     if (ok < 0 || ok >= plan.nspan) return true;
     used |= 1ull << ok;
     rused |= 1ull << (63 - ok);
   }
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t j = 0; j < st.nnext; ++j) {
     const Screen& sc = plan.screens[st.next0 + j];
     const Place& q = plan.places[sc.place];
@@ -510,6 +523,7 @@ template <class PL>
 // placements only take numbers away, so an empty mask now stays empty.
 template <class PL>
 [[gnu::always_inline]] inline bool FigureProblem::ahead(const State& s, const PL& plan, const Step& st) const {
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t a = st.ahead0; a < st.ahead0 + st.nahead; ++a) {
     const Lookahead& la = plan.aheads[a];
     std::uint64_t m = plan.numbers & ~s.used;
@@ -527,6 +541,7 @@ template <class PL>
 [[gnu::always_inline]] inline bool FigureProblem::fits(const State& s, const Place& pl, const PL& plan, int o) const {
   const std::uint64_t free = plan.numbers & ~s.used & ~(1ull << o);
   const int v = plan.nmin + o;
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t c = pl.check0; c < pl.check0 + pl.ncheck; ++c) {
     const LineCheck& ch = plan.checks[c];
     const int need = s.sum - s.part[ch.line] - v;
@@ -552,6 +567,7 @@ template <class PL>
 template <class PL>
 [[gnu::always_inline]] inline void FigureProblem::put(State& s, const Place& pl, const PL& plan, int o) const {
   const int v = plan.nmin + o;
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t r = pl.line0; r < pl.line0 + pl.nline; ++r) s.part[plan.lines[r]] += v;
   s.used |= 1ull << o;
   s.rused |= 1ull << (63 - o);
@@ -562,6 +578,7 @@ template <class PL>
 [[gnu::always_inline]] inline void FigureProblem::take(State& s, const Place& pl, const PL& plan) const {
   const int o = s.off[pl.point];
   const int v = plan.nmin + o;
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t r = pl.line0; r < pl.line0 + pl.nline; ++r) s.part[plan.lines[r]] -= v;
   s.used &= ~(1ull << o);
   s.rused &= ~(1ull << (63 - o));
@@ -572,6 +589,7 @@ template <class PL>
 template <class PL>
 [[gnu::always_inline]] inline bool FigureProblem::put_determined(State& s, const PL& plan, const Step& st) const {
   const std::uint16_t from = st.free ? st.first + 1 : st.first, end = st.first + st.count;
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t i = from; i < end; ++i) {
     const Place& pl = plan.places[i];
     std::int64_t x = 0;
@@ -596,9 +614,11 @@ template <class PL>
 
 template <class PL>
 [[gnu::always_inline]] inline bool FigureProblem::congruent(const State& s, const PL& plan, const Step& st) const {
+  MAGIC_FIGURE_UNROLL
   for (std::uint16_t c = st.cong0; c < st.cong0 + st.ncong; ++c) {
     const Congruence& g = plan.congruences[c];
     std::int64_t v = std::int64_t{g.a} * s.sum;
+    MAGIC_FIGURE_UNROLL
     for (std::uint16_t t = g.term0; t < g.term0 + g.nterm; ++t)
       v += std::int64_t{plan.cterms[t].second} * (plan.nmin + s.off[plan.cterms[t].first]);
     if (!divides(g.d, v)) return false;
