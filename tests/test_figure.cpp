@@ -17,7 +17,10 @@
 #include "magic/figure.hpp"
 #include "magic/figure_algebra.hpp"
 #include "magic/figure_catalog.hpp"
+#include "magic/figure_compiled.hpp"
 #include "magic/figure_group.hpp"
+#include "magic/core/stop.hpp"
+#include "magic/core/task.hpp"
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
 
@@ -506,6 +509,61 @@ TEST(Figure, BadFiguresAreRefusedWithTheirReason) {
   for (int i = 0; i < 65; ++i) big["points"].push_back("p" + std::to_string(i));
   big["lines"].push_back({"p0", "p1"});
   EXPECT_THROW((void)magic::describe_spec({{"name", "figure"}, {"figure", big}}), magic::SpecError);
+}
+
+// ---- compiled plans (figure_compiled.hpp) -------------------------------------
+
+TEST(FigureCompiled, PlansAreCurrent) {
+  std::vector<std::string> names;
+  for (const magic::FigureCompiled* c : magic::FigureCompiler::all()) names.emplace_back(c->name);
+  ASSERT_FALSE(names.empty());
+  std::ifstream in(std::string(MAGIC_SOURCE_DIR) + "/engine/src/figure_compiled_plans.inc");
+  ASSERT_TRUE(in);
+  const std::string committed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(committed, magic::FigureCompiler::file(names))
+      << "the search's plans have changed: run scripts/figure-plans.sh and build again";
+  // A figure with several plans has nothing to compile.
+  EXPECT_THROW((void)magic::FigureCompiler::file({"pentagram-4"}), magic::SpecError);
+}
+
+// Each compiled plan against the general search on the same tasks: the
+// same nodes and the same labellings, task by task.  A sample of a deeper
+// split's tasks, spread over the whole search, keeps the big stars quick.
+TEST(FigureCompiled, SearchesNodeForNodeAsTheGeneralSearch) {
+  std::uint64_t found = 0;
+  for (const magic::FigureCompiled* c : magic::FigureCompiler::all()) {
+    const magic::FigureProblem compiled(builtin(c->name)), general(builtin(c->name), true, false);
+    ASSERT_STREQ(compiled.compiled_plan(), c->name);
+    ASSERT_EQ(general.compiled_plan(), nullptr);
+    std::vector<magic::FigureState> tasks;
+    compiled.expand(magic::default_split_depth(compiled) + 2, [&](const magic::FigureState& s, bool) { tasks.push_back(s); });
+    ASSERT_GT(tasks.size(), 100u) << c->name;
+    const magic::Stop no_stop;
+    std::uint64_t nodes = 0;
+    for (std::size_t i = 0; i < tasks.size() && nodes < 2'000'000; i += tasks.size() / 97) {
+      magic::TaskContext<magic::FigureProblem> a(compiled, {compiled.emits()}, no_stop), b(general, {general.emits()}, no_stop);
+      compiled.solve(tasks[i], a);
+      general.solve(tasks[i], b);
+      ASSERT_EQ(a.nodes, b.nodes) << c->name << " task " << i;
+      ASSERT_EQ(a.record.unique, b.record.unique) << c->name << " task " << i;
+      ASSERT_EQ(a.record.total, b.record.total) << c->name << " task " << i;
+      ASSERT_EQ(a.record.by_key, b.record.by_key) << c->name << " task " << i;
+      ASSERT_EQ(a.record.digest, b.record.digest) << c->name << " task " << i;
+      nodes += a.nodes;
+      found += a.record.unique;
+    }
+  }
+  EXPECT_GT(found, 0u);  // the sample met labellings
+}
+
+// A figure whose plan equals a compiled one runs it; any other figure, or a
+// compiled figure under other numbers, runs the general search.
+TEST(FigureCompiled, OnlyTheSamePlanRunsCompiled) {
+  EXPECT_STREQ(magic::FigureProblem(builtin("star-12-2")).compiled_plan(), "star-12-2");
+  EXPECT_EQ(magic::FigureProblem(builtin("star-12-3")).compiled_plan(), nullptr);
+  EXPECT_EQ(magic::FigureProblem(builtin("star-12-2"), false).compiled_plan(), nullptr);
+  EXPECT_EQ(magic::FigureProblem(magic::figure_spec_from_json({{"builtin", "star-12-2"}, {"numbers", "2..25"}})).compiled_plan(),
+            nullptr);
 }
 
 }  // namespace

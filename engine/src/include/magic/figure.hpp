@@ -29,6 +29,10 @@
 //     free number x: then the next formulas are linear in x too, and the
 //     masks they give are the next node's filter.
 //
+// The steps' code reads the plan through a template parameter (PL): the
+// plan's tables at run time, or a compiled plan, a constant the compiler
+// folds into the code (figure_compiled.hpp), with the same code.
+//
 // Numbers are bits of a 64-bit mask, bit v - min for the number v, so they
 // lie within 64 consecutive integers.  One state is updated in place and
 // restored after each branch; the engine copies it only at a task or a
