@@ -9,6 +9,6 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
 ninja -C "$build" figure-plans > /dev/null
-"$build/bin/figure-plans" "$@" > engine/src/figure_compiled_plans.inc.new
-mv engine/src/figure_compiled_plans.inc.new engine/src/figure_compiled_plans.inc
+"$build/bin/figure-plans" "$@" > "$build/figure_compiled_plans.inc"
+mv "$build/figure_compiled_plans.inc" engine/src/figure_compiled_plans.inc
 echo "wrote engine/src/figure_compiled_plans.inc"

@@ -522,8 +522,15 @@ TEST(FigureCompiled, PlansAreCurrent) {
   const std::string committed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(committed, magic::FigureCompiler::file(names))
       << "the search's plans have changed: run scripts/figure-plans.sh and build again";
-  // A figure with several plans has nothing to compile.
-  EXPECT_THROW((void)magic::FigureCompiler::file({"pentagram-4"}), magic::SpecError);
+  // A figure with several plans (four of the pentagram's five lines equal)
+  // has no one plan to compile.
+  const magic::FigureProblem four(magic::figure_spec_from_json({{"builtin", "pentagram"}, {"equal_lines", 4}}));
+  try {
+    (void)magic::FigureCompiler::source(four, "T");
+    ADD_FAILURE() << "compiled a figure with several plans";
+  } catch (const magic::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("only a figure with one plan compiles"), std::string::npos) << e.what();
+  }
 }
 
 // Each compiled plan against the general search on the same tasks: the
