@@ -3,6 +3,8 @@
 //   Chain/N          the {N/2} star's chain solver over every task, serially
 //   FigureStar/N     the figure solver on star-N-2 (the same stars), serially
 //   FigureType/10b   the figure solver on {10/3}, Howroyd's 10b
+//   FigureStar12     star-12-2 on its compiled plan (magic/figure_compiled.hpp)
+//   FigureStar12General  the same figure on the general search
 // Read the ratio FigureStar / Chain from one run of this binary.
 #include <benchmark/benchmark.h>
 
@@ -25,8 +27,8 @@ void BM_Chain(benchmark::State& state) {
     if (perf::kernel(p) != want) state.SkipWithError("wrong count");
 }
 
-void figure_bench(benchmark::State& state, const std::string& builtin) {
-  const magic::FigureProblem p(magic::figure_spec_from_json(figure(builtin)));
+void figure_bench(benchmark::State& state, const std::string& builtin, bool compiled = true) {
+  const magic::FigureProblem p(magic::figure_spec_from_json(figure(builtin)), true, compiled);
   const std::uint64_t want = perf::known_unique(figure(builtin));
   for (auto _ : state)
     if (perf::kernel(p) != want) state.SkipWithError("wrong count");
@@ -36,6 +38,8 @@ void BM_FigureStar9(benchmark::State& st) { figure_bench(st, "star-9-2"); }
 void BM_FigureStar10(benchmark::State& st) { figure_bench(st, "star-10-2"); }
 void BM_FigureType10b(benchmark::State& st) { figure_bench(st, "star-10-3"); }
 void BM_FigureCube3(benchmark::State& st) { figure_bench(st, "cube-3"); }
+void BM_FigureStar12(benchmark::State& st) { figure_bench(st, "star-12-2"); }
+void BM_FigureStar12General(benchmark::State& st) { figure_bench(st, "star-12-2", false); }
 
 BENCHMARK(BM_Chain<9>)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FigureStar9)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -43,6 +47,9 @@ BENCHMARK(BM_Chain<10>)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FigureStar10)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FigureType10b)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FigureCube3)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Chain<12>)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FigureStar12)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FigureStar12General)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
