@@ -111,7 +111,7 @@ asan() {
 tsan_heavy='/square4_semi$|/square5_semi_slice$'
 
 tsan() {
-  configure build-tsan -DMAGIC_SANITIZE=thread -DMAGIC_STAR_MAX_N=12
+  configure build-tsan -DMAGIC_SANITIZE=thread -DMAGIC_STAR_MAX_N=12 -DMAGIC_COMPILED_PLANS=OFF
   timed "tsan: build" cmake --build build-tsan -j"$jobs" --target test_contract test_cluster test_complete_wide
   # The runner's contract suite: thread and split invariance, shards,
   # stop-after, checkpoint resume on another thread count; the run across

@@ -11,7 +11,11 @@
 namespace magic {
 namespace {
 using Plan = FigureProblem::Plan;
+#ifdef MAGIC_NO_COMPILED_PLANS  // cmake -DMAGIC_COMPILED_PLANS=OFF
+#define MAGIC_COMPILED_FIGURES(X)
+#else
 #include "figure_compiled_plans.inc"
+#endif
 }  // namespace
 
 template <class CP>
@@ -32,7 +36,9 @@ void FigureCompiler::walk(const FigureProblem& p, FigureState& s, FigureRunnerMo
 
 namespace {
 #define MAGIC_COMPILED_ENTRY(T, NAME) FigureCompiled{NAME, &FigureCompiler::matches<T>, &FigureCompiler::walk<T>},
-const FigureCompiled kCompiled[] = {MAGIC_COMPILED_FIGURES(MAGIC_COMPILED_ENTRY) FigureCompiled{nullptr, nullptr, nullptr}};
+// The build's compiled plans, and an end mark (the list may be empty).
+const FigureCompiled kCompiled[] = {
+    MAGIC_COMPILED_FIGURES(MAGIC_COMPILED_ENTRY) FigureCompiled{nullptr, nullptr, nullptr}};
 #undef MAGIC_COMPILED_ENTRY
 }  // namespace
 
@@ -57,58 +63,72 @@ const char* FigureProblem::compiled_plan() const { return compiled_ ? compiled_-
 
 namespace {
 
-// One array member of a compiled plan: `std::array<T, n> name{{a, b, ...}};`.
-template <class V, class F>
-void write_array(std::ostream& o, const char* type, const char* name, const V& v, F&& item) {
-  o << "  std::array<" << type << ", " << v.size() << "> " << name << "{{";
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) o << ", ";
-    item(o, v[i]);
-  }
-  o << "}};\n";
+// One value of a compiled plan, as C++.
+void put_value(std::ostream& out, bool x) { out << (x ? "true" : "false"); }
+void put_value(std::ostream& out, std::uint64_t x) { out << x << "ull"; }
+void put_value(std::ostream& out, std::uint8_t x) { out << int{x}; }
+void put_value(std::ostream& out, std::int8_t x) { out << int{x}; }
+void put_value(std::ostream& out, FigureProblem::Check x) { out << "FigureProblem::Check(" << int{x} << ')'; }
+template <class T>
+void put_value(std::ostream& out, const T& x) {
+  out << x;
 }
 
-const char* b(bool x) { return x ? "true" : "false"; }
+// An aggregate's initializer: {a,b,...}.
+template <class... T>
+void braced(std::ostream& out, const T&... xs) {
+  const char* sep = "";
+  out << '{';
+  ((out << sep, put_value(out, xs), sep = ","), ...);
+  out << '}';
+}
+
+// One array member of a compiled plan: `std::array<T, n> name{{a, b, ...}};`.
+template <class V, class F>
+void write_array(std::ostream& out, const char* type, const char* name, const V& v, F&& item) {
+  out << "  std::array<" << type << ", " << v.size() << "> " << name << "{{";
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out << ", ";
+    item(out, v[i]);
+  }
+  out << "}};\n";
+}
 
 }  // namespace
 
 std::string FigureCompiler::source(const FigureProblem& p, const std::string& type) {
+  using FP = FigureProblem;
   if (p.plans_.size() != 1)
-    throw SpecError("figure: " + std::to_string(p.plans_.size()) + " plans (some lines may miss the sum); only a figure with one plan compiles");
+    throw SpecError("figure: " + std::to_string(p.plans_.size()) +
+                    " plans (some lines may miss the sum); only a figure with one plan compiles");
   const Plan& pl = p.plans_[0];
   std::ostringstream o;
   o << "struct " << type << " {\n";
   o << "  static constexpr int nmin = " << pl.nmin << ", nspan = " << pl.nspan << ";\n";
   o << "  static constexpr std::uint64_t numbers = " << pl.numbers << "ull, rnumbers = " << pl.rnumbers << "ull;\n";
-  using FP = FigureProblem;
   write_array(o, "FigureProblem::Step", "steps", pl.steps, [](std::ostream& out, const FP::Step& s) {
-    out << '{' << s.first << ',' << s.count << ',' << b(s.free) << ',' << s.cong0 << ',' << s.ncong << ',' << s.ahead0 << ','
-      << s.nahead << ',' << s.next0 << ',' << s.nnext << ',' << b(s.screens_all) << '}';
+    braced(out, s.first, s.count, s.free, s.cong0, s.ncong, s.ahead0, s.nahead, s.next0, s.nnext, s.screens_all);
   });
   write_array(o, "FigureProblem::Place", "places", pl.places, [](std::ostream& out, const FP::Place& q) {
-    out << '{' << int{q.point} << ',' << int{q.unit} << ',' << q.line << ',' << q.line0 << ',' << q.nline << ',' << q.check0 << ','
-      << q.ncheck << ',' << q.term0 << ',' << q.nterm << ',' << q.d << ',' << q.lsum << ',' << b(q.ordered) << ',' << q.above
-      << "ull," << q.below << "ull," << q.capped << "ull}";
+    braced(out, q.point, q.unit, q.line, q.line0, q.nline, q.check0, q.ncheck, q.term0, q.nterm, q.d, q.lsum, q.ordered,
+           q.above, q.below, q.capped);
   });
-  write_array(o, "std::uint8_t", "lines", pl.lines, [](std::ostream& out, std::uint8_t l) { out << int{l}; });
-  write_array(o, "FigureProblem::LineCheck", "checks", pl.checks, [](std::ostream& out, const FP::LineCheck& c) {
-    out << '{' << int{c.line} << ',' << int{c.left} << ",FigureProblem::Check(" << int{c.kind} << ")}";
-  });
+  write_array(o, "std::uint8_t", "lines", pl.lines, [](std::ostream& out, std::uint8_t l) { put_value(out, l); });
+  write_array(o, "FigureProblem::LineCheck", "checks", pl.checks,
+              [](std::ostream& out, const FP::LineCheck& c) { braced(out, c.line, c.left, c.kind); });
   write_array(o, "FigureProblem::Term", "terms", pl.terms,
-              [](std::ostream& out, const FP::Term& t) { out << '{' << int{t.line} << ',' << t.lambda << '}'; });
-  write_array(o, "FigureProblem::Congruence", "congruences", pl.congruences, [](std::ostream& out, const FP::Congruence& c) {
-    out << '{' << c.d << ',' << c.a << ',' << c.term0 << ',' << c.nterm << '}';
-  });
-  write_array(o, "FigureProblem::Lookahead", "aheads", pl.aheads, [](std::ostream& out, const FP::Lookahead& a) {
-    out << '{' << a.target << ',' << b(a.ordered) << ',' << a.f0 << ',' << a.nf << '}';
-  });
-  write_array(o, "std::uint16_t", "ahead_places", pl.ahead_places, [](std::ostream& out, std::uint16_t a) { out << a; });
+              [](std::ostream& out, const FP::Term& t) { braced(out, t.line, t.lambda); });
+  write_array(o, "FigureProblem::Congruence", "congruences", pl.congruences,
+              [](std::ostream& out, const FP::Congruence& c) { braced(out, c.d, c.a, c.term0, c.nterm); });
+  write_array(o, "FigureProblem::Lookahead", "aheads", pl.aheads,
+              [](std::ostream& out, const FP::Lookahead& a) { braced(out, a.target, a.ordered, a.f0, a.nf); });
+  write_array(o, "std::uint16_t", "ahead_places", pl.ahead_places,
+              [](std::ostream& out, std::uint16_t a) { put_value(out, a); });
   write_array(o, "std::pair<std::uint8_t, std::int32_t>", "cterms", pl.cterms,
-              [](std::ostream& out, const auto& t) { out << '{' << int{t.first} << ',' << t.second << '}'; });
-  write_array(o, "FigureProblem::Screen", "screens", pl.screens, [](std::ostream& out, const FP::Screen& c) {
-    out << '{' << c.place << ',' << c.alpha << ',' << c.kappa0 << '}';
-  });
-  write_array(o, "std::int32_t", "kappas", pl.kappas, [](std::ostream& out, std::int32_t k) { out << k; });
+              [](std::ostream& out, const auto& t) { braced(out, t.first, t.second); });
+  write_array(o, "FigureProblem::Screen", "screens", pl.screens,
+              [](std::ostream& out, const FP::Screen& c) { braced(out, c.place, c.alpha, c.kappa0); });
+  write_array(o, "std::int32_t", "kappas", pl.kappas, [](std::ostream& out, std::int32_t k) { put_value(out, k); });
   o << "};\n";
   return o.str();
 }

@@ -54,11 +54,11 @@
 // + max for j in B: a mask), and a labelling with f below that emits its
 // complement too: half the search, the same labellings.
 #include <array>
-#include <tuple>
 #include <bit>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -106,6 +106,10 @@ static_assert(std::is_trivially_copyable_v<FigureState>);
 
 struct FigureCompiler;
 struct FigureCompiled;
+
+// The step code's helpers: always inlined, so that a compiled plan's
+// constants reach every one of them.
+#define MAGIC_FIGURE_INLINE [[gnu::always_inline]]
 
 class FigureProblem {
   friend struct FigureCompiler;
@@ -276,49 +280,50 @@ class FigureProblem {
   template <class Mode>
   void place(State& s, Mode& m) const;
   template <class PL, class Next>
-  void place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const;
+  MAGIC_FIGURE_INLINE void place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const;
   template <class CP, int K, class Mode>
-  void compiled_step(State& s, Mode& m) const;
+  [[gnu::noinline]] void compiled_step(State& s, Mode& m) const;  // one function a step: see compiled_step
   template <class CP, class Mode>
   void compiled_walk(State& s, Mode& m) const;
   template <class Mode>
   void walk_compiled(State& s, Mode& m) const;  // the runner's mode only: figure_compiled.cpp
   template <class Mode>
   void emit(const State& s, Mode& m) const;
-  std::uint64_t order_mask(const State& s, const Place& pl) const;
+  MAGIC_FIGURE_INLINE std::uint64_t order_mask(const State& s, const Place& pl) const;
   template <class PL>
-  std::uint64_t unit_mask(const State& s, const PL& plan, const Place& pl) const;
+  MAGIC_FIGURE_INLINE std::uint64_t unit_mask(const State& s, const PL& plan, const Place& pl) const;
   // The same with R, the formula's value, given, and the numbers in use.
   template <class PL>
-  std::uint64_t unit_mask_of(const PL& plan, std::uint64_t used, std::uint64_t rused, const Place& pl, std::int64_t R) const;
+  MAGIC_FIGURE_INLINE std::uint64_t unit_mask_of(const PL& plan, std::uint64_t used, std::uint64_t rused,
+                                                  const Place& pl, std::int64_t R) const;
   template <class PL>
-  std::int64_t numerator(const State& s, const PL& plan, const Place& pl) const;
+  MAGIC_FIGURE_INLINE std::int64_t numerator(const State& s, const PL& plan, const Place& pl) const;
   template <class PL>
-  bool screen_node(const State& s, const PL& plan, const Step& st, ScreenNode& node) const;
+  MAGIC_FIGURE_INLINE bool screen_node(const State& s, const PL& plan, const Step& st, ScreenNode& node) const;
   template <class PL>
-  bool screen(const State& s, const PL& plan, const Step& st, const ScreenNode& node, int o,
+  MAGIC_FIGURE_INLINE bool screen(const State& s, const PL& plan, const Step& st, const ScreenNode& node, int o,
               std::uint64_t& units) const;
   void plan_screens(Plan& plan) const;
   template <class PL>
-  std::uint64_t unit_filter(const State& s, const PL& plan, const Step& st) const;
+  MAGIC_FIGURE_INLINE std::uint64_t unit_filter(const State& s, const PL& plan, const Step& st) const;
   template <class PL>
-  bool ahead(const State& s, const PL& plan, const Step& st) const;
+  MAGIC_FIGURE_INLINE bool ahead(const State& s, const PL& plan, const Step& st) const;
   // step_of: the step (0: the prologue) that places each point.
   void plan_lookaheads(Plan& plan, const std::vector<std::size_t>& step_of) const;
   template <class PL>
-  bool formula(const State& s, const PL& plan, const Place& pl, std::int64_t& x) const;
+  MAGIC_FIGURE_INLINE bool formula(const State& s, const PL& plan, const Place& pl, std::int64_t& x) const;
   template <class PL>
-  bool fits(const State& s, const Place& pl, const PL& plan, int o) const;
+  MAGIC_FIGURE_INLINE bool fits(const State& s, const Place& pl, const PL& plan, int o) const;
   template <class PL>
-  void put(State& s, const Place& pl, const PL& plan, int o) const;
+  MAGIC_FIGURE_INLINE void put(State& s, const Place& pl, const PL& plan, int o) const;
   template <class PL>
-  void take(State& s, const Place& pl, const PL& plan) const;
+  MAGIC_FIGURE_INLINE void take(State& s, const Place& pl, const PL& plan) const;
   template <class PL>
-  bool put_determined(State& s, const PL& plan, const Step& st) const;
+  MAGIC_FIGURE_INLINE bool put_determined(State& s, const PL& plan, const Step& st) const;
   template <class PL>
-  void take_determined(State& s, const PL& plan, const Step& st) const;
+  MAGIC_FIGURE_INLINE void take_determined(State& s, const PL& plan, const Step& st) const;
   template <class PL>
-  bool congruent(const State& s, const PL& plan, const Step& st) const;
+  MAGIC_FIGURE_INLINE bool congruent(const State& s, const PL& plan, const Step& st) const;
   void hoist_congruences(Plan& plan, const std::vector<std::size_t>& step_of) const;
   static Step& step_at(Plan& plan, std::size_t i);
   std::vector<std::size_t> steps_of_points(Plan& plan) const;
@@ -390,14 +395,21 @@ inline bool FigureProblem::has_pair(std::uint64_t f, std::uint64_t rf, int r) {
 }
 
 // A loop over a plan's parts: unrolled where the plan is a constant (a
-// compiled plan), where its trip count is known.
+// compiled plan), where its trip count is known.  g++ only: clang unrolls
+// such loops itself, and with the pragma it also unrolls every loop of
+// unknown count 16 times, which took its -O1 build of figure_compiled.cpp
+// from 4 s to 20 s a plan (perf/results/figure.md).
+#if defined(__GNUC__) && !defined(__clang__)
 #define MAGIC_FIGURE_UNROLL _Pragma("GCC unroll 16")
+#else
+#define MAGIC_FIGURE_UNROLL
+#endif
 
 // d | v, without a division when d is a power of two (the usual d = 2).
 inline bool divides(std::int64_t d, std::int64_t v) { return (d & (d - 1)) == 0 ? (v & (d - 1)) == 0 : v % d == 0; }
 
 // The numbers the symmetry-breaking pairs leave a place.
-[[gnu::always_inline]] inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) const {
+inline std::uint64_t FigureProblem::order_mask(const State& s, const Place& pl) const {
   using namespace masks;
   std::uint64_t m = ~0ull;
   MAGIC_FIGURE_UNROLL
@@ -413,7 +425,7 @@ inline bool divides(std::int64_t d, std::int64_t v) { return (d & (d - 1)) == 0 
 
 // lsum S - sum of lambda_l part_l: d times a determined place's value.
 template <class PL>
-[[gnu::always_inline]] inline std::int64_t FigureProblem::numerator(const State& s, const PL& plan, const Place& pl) const {
+inline std::int64_t FigureProblem::numerator(const State& s, const PL& plan, const Place& pl) const {
   std::int64_t num = std::int64_t{pl.lsum} * s.sum;
   MAGIC_FIGURE_UNROLL
   for (std::uint16_t t = pl.term0; t < pl.term0 + pl.nterm; ++t)
@@ -424,7 +436,7 @@ template <class PL>
 // The value a determined place's formula gives (figure_algebra.hpp), false
 // when it is not a whole number.
 template <class PL>
-[[gnu::always_inline]] inline bool FigureProblem::formula(const State& s, const PL& plan, const Place& pl, std::int64_t& x) const {
+inline bool FigureProblem::formula(const State& s, const PL& plan, const Place& pl, std::int64_t& x) const {
   if (pl.line >= 0) {
     x = s.sum - s.part[static_cast<std::size_t>(pl.line)];
     return true;
@@ -444,15 +456,15 @@ template <class PL>
 // point, so this is evaluated before the free point is placed, or at any
 // earlier step that has placed every point R depends on (Lookahead).
 template <class PL>
-[[gnu::always_inline]] inline std::uint64_t FigureProblem::unit_mask(const State& s, const PL& plan, const Place& pl) const {
+inline std::uint64_t FigureProblem::unit_mask(const State& s, const PL& plan, const Place& pl) const {
   std::int64_t R = 0;
   if (!formula(s, plan, pl, R)) return 0;
   return unit_mask_of(plan, s.used, s.rused, pl, R);
 }
 
 template <class PL>
-[[gnu::always_inline]] inline std::uint64_t FigureProblem::unit_mask_of(const PL& plan, std::uint64_t used, std::uint64_t rused, const Place& pl,
-                                                 std::int64_t R) const {
+inline std::uint64_t FigureProblem::unit_mask_of(const PL& plan, std::uint64_t used, std::uint64_t rused,
+                                                 const Place& pl, std::int64_t R) const {
   if (pl.unit < 0) {
     const std::int64_t r = R - 2 * plan.nmin;  // o_q = r - o
     if (r < 0 || r > 126) return 0;
@@ -467,7 +479,7 @@ template <class PL>
 // A screened step's node (see Screen): each place's r, each screen's beta.
 // False when some formula is no whole number (the node has no candidate).
 template <class PL>
-[[gnu::always_inline]] inline bool FigureProblem::screen_node(const State& s, const PL& plan, const Step& st, ScreenNode& node) const {
+inline bool FigureProblem::screen_node(const State& s, const PL& plan, const Step& st, ScreenNode& node) const {
   node.r[0] = 0;
   MAGIC_FIGURE_UNROLL
   for (std::uint16_t k = 1; k < st.count; ++k)
@@ -489,7 +501,7 @@ template <class PL>
 // all ones) when a place's number falls outside the numbers: placing
 // rejects it.  `units`: the unit masks' product, the next node's filter.
 template <class PL>
-[[gnu::always_inline]] inline bool FigureProblem::screen(const State& s, const PL& plan, const Step& st, const ScreenNode& node, int o,
+inline bool FigureProblem::screen(const State& s, const PL& plan, const Step& st, const ScreenNode& node, int o,
                                   std::uint64_t& units) const {
   units = ~0ull;
   const std::int64_t v = plan.nmin + o;
@@ -514,7 +526,7 @@ template <class PL>
 }
 
 template <class PL>
-[[gnu::always_inline]] inline std::uint64_t FigureProblem::unit_filter(const State& s, const PL& plan, const Step& st) const {
+inline std::uint64_t FigureProblem::unit_filter(const State& s, const PL& plan, const Step& st) const {
   std::uint64_t cand = ~0ull;
   for (std::uint16_t i = st.first + 1; i < st.first + st.count && cand; ++i)
     if (plan.places[i].unit != 0) cand &= unit_mask(s, plan, plan.places[i]);
@@ -526,7 +538,7 @@ template <class PL>
 // the symmetry-breaking pairs) whose points are all placed already.  Later
 // placements only take numbers away, so an empty mask now stays empty.
 template <class PL>
-[[gnu::always_inline]] inline bool FigureProblem::ahead(const State& s, const PL& plan, const Step& st) const {
+inline bool FigureProblem::ahead(const State& s, const PL& plan, const Step& st) const {
   MAGIC_FIGURE_UNROLL
   for (std::uint16_t a = st.ahead0; a < st.ahead0 + st.nahead; ++a) {
     const Lookahead& la = plan.aheads[a];
@@ -542,7 +554,7 @@ template <class PL>
 // reach its sum.  A kept line left with one open point needs no check here:
 // its last point is determined, and placed in this step.
 template <class PL>
-[[gnu::always_inline]] inline bool FigureProblem::fits(const State& s, const Place& pl, const PL& plan, int o) const {
+inline bool FigureProblem::fits(const State& s, const Place& pl, const PL& plan, int o) const {
   const std::uint64_t free = plan.numbers & ~s.used & ~(1ull << o);
   const int v = plan.nmin + o;
   MAGIC_FIGURE_UNROLL
@@ -569,7 +581,7 @@ template <class PL>
 }
 
 template <class PL>
-[[gnu::always_inline]] inline void FigureProblem::put(State& s, const Place& pl, const PL& plan, int o) const {
+inline void FigureProblem::put(State& s, const Place& pl, const PL& plan, int o) const {
   const int v = plan.nmin + o;
   MAGIC_FIGURE_UNROLL
   for (std::uint16_t r = pl.line0; r < pl.line0 + pl.nline; ++r) s.part[plan.lines[r]] += v;
@@ -579,7 +591,7 @@ template <class PL>
 }
 
 template <class PL>
-[[gnu::always_inline]] inline void FigureProblem::take(State& s, const Place& pl, const PL& plan) const {
+inline void FigureProblem::take(State& s, const Place& pl, const PL& plan) const {
   const int o = s.off[pl.point];
   const int v = plan.nmin + o;
   MAGIC_FIGURE_UNROLL
@@ -591,7 +603,7 @@ template <class PL>
 // Places the step's determined points; false (with none placed) when one
 // of them has no unused number that fits.
 template <class PL>
-[[gnu::always_inline]] inline bool FigureProblem::put_determined(State& s, const PL& plan, const Step& st) const {
+inline bool FigureProblem::put_determined(State& s, const PL& plan, const Step& st) const {
   const std::uint16_t from = st.free ? st.first + 1 : st.first, end = st.first + st.count;
   MAGIC_FIGURE_UNROLL
   for (std::uint16_t i = from; i < end; ++i) {
@@ -611,13 +623,13 @@ template <class PL>
 }
 
 template <class PL>
-[[gnu::always_inline]] inline void FigureProblem::take_determined(State& s, const PL& plan, const Step& st) const {
+inline void FigureProblem::take_determined(State& s, const PL& plan, const Step& st) const {
   const std::uint16_t from = st.free ? st.first + 1 : st.first;
   for (std::uint16_t i = st.first + st.count; i-- > from;) take(s, plan.places[i], plan);
 }
 
 template <class PL>
-[[gnu::always_inline]] inline bool FigureProblem::congruent(const State& s, const PL& plan, const Step& st) const {
+inline bool FigureProblem::congruent(const State& s, const PL& plan, const Step& st) const {
   MAGIC_FIGURE_UNROLL
   for (std::uint16_t c = st.cong0; c < st.cong0 + st.ncong; ++c) {
     const Congruence& g = plan.congruences[c];
@@ -637,7 +649,7 @@ void FigureProblem::place(State& s, Mode& m) const {
 }
 
 template <class PL, class Next>
-[[gnu::always_inline]] inline void FigureProblem::place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const {
+inline void FigureProblem::place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const {
   const Place& pl = plan.places[st.first];
   std::uint64_t cand = plan.numbers & ~s.used & (s.screened ? s.units : unit_filter(s, plan, st));
   if (pl.ordered) cand &= order_mask(s, pl);
@@ -693,6 +705,9 @@ void FigureProblem::compiled_walk(State& s, Mode& m) const {
   }(std::make_integer_sequence<int, kSteps>{});
   (this->*table[static_cast<std::size_t>(s.step - 1)])(s, m);
 }
+
+#undef MAGIC_FIGURE_UNROLL
+#undef MAGIC_FIGURE_INLINE
 
 template <class Mode>
 void FigureProblem::emit(const State& s, Mode& m) const {

@@ -7,7 +7,7 @@
 // (figure_compiled_plans.inc), and the same search code instantiated on it,
 // one function per step, so that the compiler folds every table read into
 // the instructions.  The search is the same node for node (the tests
-// compare the labellings, digests and node counts); it runs in about half
+// compare the labellings, digests and node counts); it takes about 40 % of
 // the time (perf/results/figure.md).
 //
 // A figure uses a compiled plan only when its one plan equals it field by
