@@ -282,7 +282,8 @@ class FigureProblem {
   template <class PL, class Next>
   MAGIC_FIGURE_INLINE void place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const;
   template <class CP, int K, class Mode>
-  [[gnu::noinline]] void compiled_step(State& s, Mode& m) const;  // one function a step: see compiled_step
+  // noinline: one function a step, so that a profile names the step.
+  [[gnu::noinline]] void compiled_step(State& s, Mode& m) const;
   template <class CP, class Mode>
   void compiled_walk(State& s, Mode& m) const;
   template <class Mode>
