@@ -3,7 +3,6 @@
 // scripts/figure-plans.sh writes it into engine/src/.
 #include <iostream>
 
-#include "magic/core/error.hpp"
 #include "magic/figure_compiled.hpp"
 
 int main(int argc, char** argv) {

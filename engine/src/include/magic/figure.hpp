@@ -113,7 +113,6 @@ struct FigureCompiled;
 
 class FigureProblem {
   friend struct FigureCompiler;
-  friend struct FigureCompiled;
 
  public:
   using State = FigureState;
