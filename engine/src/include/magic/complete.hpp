@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
@@ -178,18 +179,22 @@ class CompleteProblem {
   using Mask = bits::MaskFor<kCells>;
   using Value = std::conditional_t<(kCells <= 255), std::uint8_t, std::uint16_t>;
   using Solution = std::array<Value, kCells>;
-  // Orders 9..16, first completions: cells may be split into value ranges
-  // (split()); the bounds live in the state.
+  // Orders 9..16, first completions: a blank's candidates may be split
+  // into two value ranges (split()).
   static constexpr bool kSplits = N >= 9;
-  static constexpr int kBounded = kSplits ? kCells : 0;
+  // A node's candidates are its parent's fixed point narrowed by the
+  // decision, so settle re-narrows only the groups the decision touched
+  // (the fixed point is the same as from scratch: every rule only narrows).
   struct State {
     std::array<Value, kCells> v;        // 0 = blank
-    std::array<Value, kBounded> lo, hi; // a blank's value lies in lo..hi (kSplits)
+    std::array<Mask, kCells> cand;      // a blank's candidates so far (unless fresh)
     std::array<std::int16_t, G> rest;   // target minus the sum placed so far
     std::array<std::uint8_t, G> left;   // blank cells of the group
     Mask free;                          // bit v-1: value v still to be placed
     Mask blank;                         // bit c: cell c is blank
+    Mask touched;                       // bit c: cell c narrowed since the last fixed point
     std::uint16_t depth;                // branching decisions taken
+    bool fresh;                         // cand not built yet (the root's)
   };
   static_assert(std::is_trivially_copyable_v<State>);
 
@@ -205,8 +210,7 @@ class CompleteProblem {
     cell_groups_.fill({});
     n_cell_groups_.fill(0);
     root_ = State{};
-    root_.lo.fill(1);
-    root_.hi.fill(static_cast<Value>(kCells));
+    root_.fresh = true;
     for (int g = 0; g < n_all_groups_; ++g) {
       for (int c : groups[g].cells) {
         if (n_cell_groups_[c] == kMaxPerCell) throw std::logic_error("cell in too many sum groups");
@@ -438,17 +442,23 @@ class CompleteProblem {
 
   // Propagates to a fixed point; on Branch, `cell` and `cands` say where.
   Status settle(State& s, std::uint32_t attempt, int active, bool digits, int& cell, Mask& cands) const {
-    std::array<Mask, kCells> cand;
+    std::array<Mask, kCells>& cand = s.cand;
     std::array<std::uint8_t, G> dirty{};
-    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
-      const int c = bits::low(e);
-      cand[c] = s.free;
-      if constexpr (kSplits) cand[c] &= window(s.lo[c], s.hi[c]);
-      if (digits)
-        for (Mask p = line_mates_[c] & ~s.blank; bits::any(p); p = bits::drop_low(p))
-          cand[c] &= ~shares_digit_[s.v[bits::low(p)] - 1];
+    if (s.fresh) {
+      build_candidates(s, digits);
+      for (int g = 0; g < active; ++g) dirty[g] = s.left[g] > 0;
+    } else {
+      for (Mask e = s.touched & s.blank; bits::any(e); e = bits::drop_low(e)) {
+        const int c = bits::low(e);
+        if (!bits::any(cand[c])) return Status::Dead;  // emptied by the decision
+        for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+      }
+      for (Mask e = s.touched & ~s.blank; bits::any(e); e = bits::drop_low(e)) {
+        const int c = bits::low(e);  // the decision's cell: its groups' sums moved
+        for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+      }
     }
-    for (int g = 0; g < active; ++g) dirty[g] = s.left[g] > 0;
+    s.touched = Mask{};
     bool any_dirty = true;
     for (;;) {
       if (!bits::any(s.blank)) return Status::Solved;
@@ -476,7 +486,10 @@ class CompleteProblem {
         place(s, c, lowest(m));
         for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
         any_dirty = true;
-        if (digits) drop_digits(s, c, cand, dirty);
+        if (digits)
+          drop_digits(s, c, [&](int d) {
+            for (int i = 0; i < n_cell_groups_[d]; ++i) dirty[cell_groups_[d][i]] = 1;
+          });
       }
       if (bits::any(placed)) {
         for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
@@ -520,16 +533,46 @@ class CompleteProblem {
     }
   }
 
+  // The root's candidates: the free values, less (with the digit hint)
+  // those sharing a digit with a given on a line through the cell.
+  void build_candidates(State& s, bool digits) const {
+    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+      const int c = bits::low(e);
+      s.cand[c] = s.free;
+      if (digits)
+        for (Mask p = line_mates_[c] & ~s.blank; bits::any(p); p = bits::drop_low(p))
+          s.cand[c] &= ~shares_digit_[s.v[bits::low(p)] - 1];
+    }
+    s.fresh = false;
+  }
+
   // The digit hint: the blanks on a line through c lose the values sharing
-  // a digit with c's (an emptied one is caught by the caller).
-  void drop_digits(const State& s, int c, std::array<Mask, kCells>& cand, std::array<std::uint8_t, G>& dirty) const {
+  // a digit with c's (an emptied one is caught by the caller).  Each one
+  // narrowed is passed to `narrowed`.
+  template <class F>
+  void drop_digits(State& s, int c, F&& narrowed) const {
     const Mask gone = shares_digit_[s.v[c] - 1];
     for (Mask e = line_mates_[c] & s.blank; bits::any(e); e = bits::drop_low(e)) {
       const int d = bits::low(e);
-      if (!bits::any(cand[d] & gone)) continue;
-      cand[d] &= ~gone;
-      for (int i = 0; i < n_cell_groups_[d]; ++i) dirty[cell_groups_[d][i]] = 1;
+      if (!bits::any(s.cand[d] & gone)) continue;
+      s.cand[d] &= ~gone;
+      narrowed(d);
     }
+  }
+
+  // A branching decision: cell c takes v, which leaves the other blanks'
+  // candidates; what it narrows is settled by the child's settle.
+  void decide(State& s, int c, int v, bool digits) const {
+    place(s, c, v);
+    s.touched |= bits::one<Mask>(c);
+    const Mask bit = bits::one<Mask>(v - 1);
+    for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
+      const int d = bits::low(e);
+      if (!bits::any(s.cand[d] & bit)) continue;
+      s.cand[d] &= ~bit;
+      s.touched |= bits::one<Mask>(d);
+    }
+    if (digits) drop_digits(s, c, [&](int d) { s.touched |= bits::one<Mask>(d); });
   }
 
   static std::uint32_t mix(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
@@ -578,8 +621,24 @@ class CompleteProblem {
     return n;
   }
 
+  // A walk's states, one a level, kept off the stack (a state of order 16
+  // is 8 KB); references to them stay valid as the deque grows.
+  using Frames = std::deque<State>;
   template <class Mode>
-  void dfs(State s, Mode& m) const {
+  void dfs(const State& root, Mode& m) const {
+    Frames f(1, root);
+    dfs(f, 0, m);
+  }
+  // The child of f[level] to fill in.
+  static State& child(Frames& f, std::size_t level) {
+    if (f.size() == level + 1) f.emplace_back();
+    f[level + 1] = f[level];
+    return f[level + 1];
+  }
+
+  template <class Mode>
+  void dfs(Frames& f, std::size_t level, Mode& m) const {
+    State& s = f[level];
     if (m.enter(s.depth, false, s)) return;
     std::uint32_t attempt = 0;
     int active = n_groups_;
@@ -605,14 +664,15 @@ class CompleteProblem {
         break;
     }
     if constexpr (kSplits && !Mode::kExpand)
-      if (!spec_.exhaustive && m.attempt % 2 == 0 && bits::pop(cands) > kSplitAbove) return split(s, cell, cands, m);
+      if (!spec_.exhaustive && m.attempt % 2 == 0 && bits::pop(cands) > kSplitAbove)
+        return split(f, level, cell, cands, m);
     std::array<int, kCells> order;
     const int n = value_order(s, cell, cands, order);
     for (int i = 0; i < n; ++i) {
-      State t = s;
-      place(t, cell, order[i]);
+      State& t = child(f, level);
+      decide(t, cell, order[i], digits);
       ++t.depth;
-      dfs(t, m);
+      dfs(f, level + 1, m);
       if (m.aborted()) return;
     }
   }
@@ -626,18 +686,17 @@ class CompleteProblem {
   // stays as it was.
   static constexpr int kSplitAbove = 8;
   template <class Mode>
-  void split(const State& s, int cell, const Mask& cands, Mode& m) const {
+  void split(Frames& f, std::size_t level, int cell, const Mask& cands, Mode& m) const {
     Mask lower = cands;
     for (int k = bits::pop(cands) / 2; k > 0; --k) lower = bits::drop_high(lower);
-    const int mid = highest(lower);
-    State halves[2] = {s, s};
-    halves[0].hi[cell] = static_cast<Value>(mid);
-    halves[1].lo[cell] = static_cast<Value>(mid + 1);
-    const unsigned first = m.attempt ? mix(seed_ + m.attempt, s.depth, cell) & 1 : 0;
+    const Mask halves[2] = {lower, cands & ~lower};
+    const unsigned first = m.attempt ? mix(seed_ + m.attempt, f[level].depth, cell) & 1 : 0;
     for (unsigned i = 0; i < 2; ++i) {
-      State& t = halves[first ^ i];
+      State& t = child(f, level);
+      t.cand[cell] = halves[first ^ i];
+      t.touched |= bits::one<Mask>(cell);
       ++t.depth;
-      dfs(t, m);
+      dfs(f, level + 1, m);
       if (m.aborted()) return;
     }
   }
