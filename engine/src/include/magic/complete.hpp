@@ -192,7 +192,7 @@ class CompleteProblem {
     std::array<std::uint8_t, G> left;   // blank cells of the group
     Mask free;                          // bit v-1: value v still to be placed
     Mask blank;                         // bit c: cell c is blank
-    Mask touched;                       // bit c: cell c narrowed since the last fixed point
+    Mask touched;                       // bit c: cell c placed or narrowed since the last fixed point
     std::uint16_t depth;                // branching decisions taken
     bool fresh;                         // cand not built yet (the root's)
   };
