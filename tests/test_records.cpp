@@ -210,6 +210,26 @@ TEST(Records, ACrossCheckMustGiveTheSameCountsAndDigest) {
   EXPECT_NE(r.out.find("DIFFERS: cross-check: the record star-7 has no result.json"), std::string::npos) << r.out;
 }
 
+// The figure solver's {n/2} star is the star family's problem: each can
+// cross-check the other (another search altogether); another star is not.
+TEST(Records, TheFigureSolversStarCrossChecksTheStarFamily) {
+  const ScratchPath records("records_figure_star"), out("records_figure_star_out");
+  make_record(records / "star-9", "star --n 9", true);
+  make_record(records / "star-9-figure", "figure --builtin star-9-2", true);
+  write(records / "star-9-figure" / "CROSSCHECK", "# the star family's search\nrecord star-9\n");
+  CliRun r = check(records, out);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("star-9-figure: agrees"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cross-check: the record star-9 gives the same counts and digest"), std::string::npos) << r.out;
+
+  make_record(records / "star-9-3", "figure --builtin star-9-3", true);
+  write(records / "star-9-3" / "CROSSCHECK", "record star-9\n");
+  r = check(records, out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("star-9-3: differs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("counts another problem"), std::string::npos) << r.out;
+}
+
 TEST(Records, CommandFilesAreReadAsTheShellWould) {
   EXPECT_EQ(magic::record_command("# note\nbuild/bin/magic-enum star --n 15 \\\n    --json x.json -q\n"),
             (std::vector<std::string>{"build/bin/magic-enum", "star", "--n", "15", "--json", "x.json", "-q"}));
