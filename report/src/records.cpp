@@ -335,9 +335,11 @@ class Checker {
     const nlohmann::json lines = f.contains("lines") ? f.at("lines") : nlohmann::json();
     const auto count = static_cast<std::size_t>(n);
     if (!points.is_array() || !lines.is_array() || points.size() != 2 * count || lines.size() != count) return false;
-    for (int i = 0; i < 2 * n; ++i)
-      if (!points[i].is_object() || !points[i].contains("name") || points[i].at("name") != name(i < n ? 'V' : 'C', i % n))
+    for (int i = 0; i < 2 * n; ++i) {
+      const nlohmann::json& point = points[static_cast<std::size_t>(i)];
+      if (!point.is_object() || !point.contains("name") || point.at("name") != name(i < n ? 'V' : 'C', i % n))
         return false;
+    }
     for (int i = 0; i < n; ++i)
       if (lines[i] != nlohmann::json{name('V', i), name('C', i), name('C', (i + 1) % n), name('V', (i + 2) % n)})
         return false;
