@@ -1,8 +1,8 @@
 #include "magic/records.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -319,7 +319,8 @@ class Checker {
     };
     const std::string builtin = text(p, "builtin");
     if (text(p, "name") != "figure" || builtin.rfind("star-", 0) != 0) return p;
-    const int n = std::atoi(builtin.c_str() + 5);
+    int n = 0;  // "star-N-2"; anything else (or an N out of range) is left as it is
+    std::from_chars(builtin.data() + 5, builtin.data() + builtin.size(), n);
     const nlohmann::json f = p.contains("figure") ? p.at("figure") : nlohmann::json();
     const nlohmann::json lines = p.contains("equal_lines") ? p.at("equal_lines") : nlohmann::json();
     if (n < 6 || builtin != "star-" + std::to_string(n) + "-2" || !f.is_object() || lines != n || p.contains("sum") ||
