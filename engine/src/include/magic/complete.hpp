@@ -363,6 +363,11 @@ class CompleteProblem {
   static int lowest(const Mask& m) { return bits::low(m) + 1; }
   static int highest(const Mask& m) { return bits::high(m) + 1; }
 
+  // Marks the groups through cell c for narrowing.
+  void mark_groups(int c, std::array<std::uint8_t, G>& dirty) const {
+    for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+  }
+
   // Narrows the blanks of group g; returns false on a dead end.  Narrowed
   // cells mark their groups dirty.
   //
@@ -378,7 +383,7 @@ class CompleteProblem {
     const Mask cells = group_cells_[g] & s.blank;
     auto narrowed = [&](int c, const Mask& m) {
       cand[c] = m;
-      for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+      mark_groups(c, dirty);
       any_dirty = true;
     };
     int smin = 0, smax = 0;
@@ -448,14 +453,10 @@ class CompleteProblem {
       build_candidates(s, digits);
       for (int g = 0; g < active; ++g) dirty[g] = s.left[g] > 0;
     } else {
-      for (Mask e = s.touched & s.blank; bits::any(e); e = bits::drop_low(e)) {
-        const int c = bits::low(e);
-        if (!bits::any(cand[c])) return Status::Dead;  // emptied by the decision
-        for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
-      }
-      for (Mask e = s.touched & ~s.blank; bits::any(e); e = bits::drop_low(e)) {
-        const int c = bits::low(e);  // the decision's cell: its groups' sums moved
-        for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+      for (Mask e = s.touched; bits::any(e); e = bits::drop_low(e)) {
+        const int c = bits::low(e);  // a narrowed blank, or the decision's cell (its groups' sums moved)
+        if (bits::test(s.blank, c) && !bits::any(cand[c])) return Status::Dead;  // emptied by the decision
+        mark_groups(c, dirty);
       }
     }
     s.touched = Mask{};
@@ -484,12 +485,10 @@ class CompleteProblem {
         if (bits::any(placed & m)) return Status::Dead;  // two cells need the same value
         placed |= m;
         place(s, c, lowest(m));
-        for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+        mark_groups(c, dirty);
         any_dirty = true;
         if (digits)
-          drop_digits(s, c, [&](int d) {
-            for (int i = 0; i < n_cell_groups_[d]; ++i) dirty[cell_groups_[d][i]] = 1;
-          });
+          drop_digits(s, c, [&](int d) { mark_groups(d, dirty); });
       }
       if (bits::any(placed)) {
         for (Mask e = s.blank; bits::any(e); e = bits::drop_low(e)) {
@@ -497,7 +496,7 @@ class CompleteProblem {
           if (!bits::any(cand[c] & placed)) continue;
           cand[c] &= ~placed;
           if (!bits::any(cand[c])) return Status::Dead;
-          for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+          mark_groups(c, dirty);
         }
         continue;
       }
@@ -510,7 +509,7 @@ class CompleteProblem {
           if (!bits::any(m)) continue;
           if (!bits::single(m)) return Status::Dead;  // one cell, two values
           cand[c] = m;
-          for (int i = 0; i < n_cell_groups_[c]; ++i) dirty[cell_groups_[c][i]] = 1;
+          mark_groups(c, dirty);
         }
         any_dirty = true;
         continue;
