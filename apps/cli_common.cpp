@@ -19,8 +19,8 @@
 
 namespace cli {
 
-std::vector<std::pair<int, AddCommand>>& command_registry() {
-  static std::vector<std::pair<int, AddCommand>> all;
+std::vector<Command>& command_registry() {
+  static std::vector<Command> all;
   return all;
 }
 
@@ -264,8 +264,25 @@ magic::Shard parse_shard(const std::string& text) {
   return *s;
 }
 
+namespace {
+// Solutions that finish ahead of their turn wait next to the output they
+// go to (it has room for them); beside a device or stdout, in $TMPDIR.
+std::string spill_directory(const Common& c) {
+  for (const std::string& out : {c.solutions_file, c.json}) {
+    if (out.empty() || out == "-") continue;
+    std::error_code ec;
+    const auto st = std::filesystem::status(out, ec);
+    if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) return "";
+    const std::filesystem::path dir = std::filesystem::path(out).parent_path();
+    return dir.empty() ? "." : dir.string();
+  }
+  return "";
+}
+}  // namespace
+
 magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   magic::RunOptions ro;
+  ro.spill_directory = spill_directory(c);
   ro.threads = c.threads;
   ro.split_depth = c.split_depth;
   ro.solutions = want;

@@ -71,6 +71,10 @@ struct ReleaseWorkers {
 
 }  // namespace
 
+#ifndef MAGIC_MPI
+std::string cluster::shared_input(const std::function<std::string()>& read) { return read(); }
+#endif
+
 int execute(const magic::Job& job, const Common& c, const Printer& pr) {
   if (!cluster::primary()) return serve_job(job, c);
   const ReleaseWorkers release;

@@ -3,7 +3,8 @@
 // an MPI job (magic-enum-mpi, built with -DMAGIC_WITH_MPI=ON).  Both
 // binaries are built from the same CLI sources; this header is the one
 // place they differ.
-#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
 
 #include "magic/job.hpp"
 
@@ -33,6 +34,11 @@ void release_workers();
 magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro);
 // Ranks 1..: a worker until the coordinator says there is no more.
 void serve(const magic::Job& job, const magic::RunOptions& ro);
+
+// A rank 1.. that was to serve a search and ends without having served
+// (it failed before its worker ran): tells the coordinator why, so the job
+// fails with that reason instead of waiting for it forever.
+void leave_unserved(const std::string& why);
 #else
 inline constexpr bool kAcrossRanks = false;
 struct MpiSession {
@@ -43,14 +49,15 @@ inline bool primary() { return true; }
 inline void release_workers() {}
 inline magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro) { return job.run(ro); }
 inline void serve(const magic::Job&, const magic::RunOptions&) {}
+inline void leave_unserved(const std::string&) {}
 #endif
 
-// The subcommands that search, and so run on every rank; the others
-// (reproduce, merge, verify) run on rank 0 alone.
-inline bool distributed(CLI::App& app) {
-  for (const char* name : {"square", "star", "circle", "complete"})
-    if (app.got_subcommand(name)) return true;
-  return false;
-}
+// An input file (or stdin, which mpirun gives rank 0 alone) read on rank 0
+// and sent to every rank, so that all of them build the same problem.
+// Every rank calls it at the same point; a failure on rank 0 is thrown
+// there, and on the others as SpecError (rank 0 reports it).  Out of line
+// in both builds (cli_run.cpp, mpi/cluster_mpi.cpp): the subcommands that
+// call it are compiled once for both binaries.
+std::string shared_input(const std::function<std::string()>& read);
 
 }  // namespace cli::cluster

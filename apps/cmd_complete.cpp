@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli_common.hpp"
+#include "cluster.hpp"
 #include "commands.hpp"
 #include "magic/io.hpp"
 #include "magic/spec.hpp"
@@ -65,7 +66,7 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
                                   {"--solutions-file", c.solutions_file}, {"--svg", c.svg},
                                   {"--checkpoint", c.checkpoint}})
     check_not_input(flag, out, a.input);
-  const std::string grid = read_input(a.input);
+  const std::string grid = cluster::shared_input([&] { return read_input(a.input); });
   nlohmann::json spec{{"name", "complete"}, {"grid", grid}, {"kind", a.kind}, {"mode", restarts ? "first" : "count"}};
   if (a.budget) spec["budget"] = *a.budget;
   const magic::Job job = magic::Job::make(spec);  // a bad grid is refused here
@@ -122,7 +123,7 @@ void add_complete(CLI::App& app, Action& action) {
   sub->callback([args, sub, &action] { action = [args, sub]() -> int { return run(*args, *sub); }; });
 }
 
-const RegisterCommand reg_complete(40, add_complete);
+const RegisterCommand reg_complete(40, add_complete, Ranks::Every);
 
 }  // namespace
 }  // namespace cli

@@ -76,7 +76,7 @@ void add_completion(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_completion(95, add_completion);
+const RegisterCommand reg_completion(95, add_completion, Ranks::First);
 
 }  // namespace
 }  // namespace cli

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "cli_common.hpp"
+#include "cluster.hpp"
 #include "commands.hpp"
 #include "magic/figure_catalog.hpp"
 #include "magic/io.hpp"
@@ -34,10 +35,13 @@ nlohmann::json figure_spec(const FigureArgs& a, bool has_numbers, bool has_k, bo
   if (!a.builtin.empty()) {
     spec["builtin"] = a.builtin;
   } else {
-    if (a.input == "-" && ::isatty(STDIN_FILENO))
-      throw UsageError("no input: give a figure FILE, pipe one into stdin, or use --builtin NAME");
+    const std::string text = cluster::shared_input([&] {
+      if (a.input == "-" && ::isatty(STDIN_FILENO))
+        throw UsageError("no input: give a figure FILE, pipe one into stdin, or use --builtin NAME");
+      return magic::read_file(a.input);
+    });
     const std::string what = a.input == "-" ? "figure (stdin)" : "figure " + a.input;
-    spec["figure"] = magic::parse_json(magic::read_file(a.input), what);
+    spec["figure"] = magic::parse_json(text, what);
   }
   if (has_numbers) spec["numbers"] = a.numbers;
   if (has_k) spec["equal_lines"] = a.equal_lines;
@@ -83,6 +87,8 @@ void add_figure(CLI::App& app, Action& action) {
                                         {"--checkpoint", args->common.checkpoint}})
           if (args->input != "-") check_not_input(flag, out, args->input);
       const nlohmann::json spec = figure_spec(*args, has_numbers, has_k, has_sum);
+      if (args->show && args->common.svg == "-")
+        throw UsageError("--show prints the figure on stdout: give the picture a file, --svg FILE");
       if (args->show) {
         const nlohmann::json problem = magic::describe_spec(spec).problem;
         // With --svg, the figure's picture: its points named, no numbers.
@@ -97,7 +103,7 @@ void add_figure(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_figure(45, add_figure);
+const RegisterCommand reg_figure(45, add_figure, Ranks::Every);
 
 }  // namespace
 }  // namespace cli

@@ -56,7 +56,7 @@ void add_merge(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_merge(70, add_merge);
+const RegisterCommand reg_merge(70, add_merge, Ranks::First);
 
 }  // namespace
 }  // namespace cli

@@ -48,7 +48,7 @@ std::function<void(const std::string&)> step_printer(bool quiet, bool& tty) {
 // `reproduce --records`: every record run checked; exit 1 if one differs.
 int check_records(const ReproduceArgs& a) {
   magic::RecordsOptions ro;
-  ro.dir = a.records_dir.empty() ? layout_of(a).data + "/records" : a.records_dir;
+  ro.dir = a.records_dir.empty() ? require_data(layout_of(a), "--records") + "/records" : a.records_dir;
   ro.self = self_path();
   ro.out_dir = (std::filesystem::path(a.out) / "records").string();
   ro.threads = a.threads;
@@ -148,7 +148,7 @@ void add_reproduce(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_reproduce(90, add_reproduce);
+const RegisterCommand reg_reproduce(90, add_reproduce, Ranks::First);
 
 }  // namespace
 }  // namespace cli

@@ -65,7 +65,7 @@ void add_square(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_square(10, add_square);
+const RegisterCommand reg_square(10, add_square, Ranks::Every);
 
 }  // namespace
 }  // namespace cli

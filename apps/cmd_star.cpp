@@ -62,7 +62,7 @@ void add_star(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_star(30, add_star);
+const RegisterCommand reg_star(30, add_star, Ranks::Every);
 
 }  // namespace
 }  // namespace cli

@@ -41,7 +41,7 @@ void add_verify(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_verify(80, add_verify);
+const RegisterCommand reg_verify(80, add_verify, Ranks::First);
 
 }  // namespace
 }  // namespace cli

@@ -1,5 +1,7 @@
 #include "layout.hpp"
 
+#include "cli_common.hpp"  // UsageError
+
 #include <filesystem>
 #include <system_error>
 
@@ -40,16 +42,22 @@ Layout find_layout(const std::string& data_override) {
     fs::path prefix = bin;
     for (const auto& part : fs::path(MAGIC_INSTALL_BIN_DIR))
       if (!part.empty() && part != ".") prefix = prefix.parent_path();
-    const fs::path data = under(prefix, MAGIC_INSTALL_DATA_DIR);
-    // A copy of a built binary elsewhere (no share/ beside it) still
-    // finds the source tree it was built from, while that exists.
-    const bool have = is_dir(data) || !is_dir(MAGIC_SOURCE_DATA_DIR);
-    out.installed = have;
-    out.data = have ? data.string() : MAGIC_SOURCE_DATA_DIR;
-    out.helpers = have ? under(prefix, MAGIC_INSTALL_HELPERS_DIR).string() : bin.string();
+    // Installed: its own prefix only, never the tree it was built from
+    // (which may hold other data, or be gone); data that is missing there
+    // is an error where it is needed (require_data).
+    out.installed = true;
+    out.data = under(prefix, MAGIC_INSTALL_DATA_DIR).string();
+    out.helpers = under(prefix, MAGIC_INSTALL_HELPERS_DIR).string();
   }
   if (!data_override.empty()) out.data = data_override;
   return out;
+}
+
+std::string require_data(const Layout& layout, const std::string& what) {
+  if (is_dir(layout.data)) return layout.data;
+  throw UsageError("no data directory " + layout.data + " (for " + what + "): " +
+                   (layout.installed ? "this copy was installed without it; reinstall, or give --data DIR"
+                                     : "give --data DIR"));
 }
 
 }  // namespace cli

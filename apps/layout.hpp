@@ -24,6 +24,10 @@ struct Layout {
 // not empty, replaces the data directory.
 Layout find_layout(const std::string& data_override = "");
 
+// The layout's data directory, or a UsageError naming `what` needed it
+// when it is missing.
+std::string require_data(const Layout& layout, const std::string& what);
+
 // The running binary's path ("" when the system will not say).
 std::string self_path();
 

@@ -25,35 +25,41 @@ std::ostream& errors(bool input_error = false) {
   return std::cerr << "magic-enum: rank " << cli::cluster::rank() << ": ";
 }
 
-// The one mapping from what the engine throws to an exit code.
-int run_action(const cli::Action& action) {
+// The one mapping from what the engine throws to an exit code; `why`
+// keeps the error's text (a rank 1.. sends it to rank 0).
+int run_action(const cli::Action& action, std::string& why) {
   try {
     return action ? action() : cli::kUsage;
   } catch (const magic::MemoryLimitError& e) {
-    errors() << "error: " << e.what() << " (raise --dedup-memory)\n";
+    errors() << "error: " << (why = e.what()) << " (raise --dedup-memory)\n";
     return cli::kUsage;
   } catch (const magic::SpecError& e) {  // bad input, usage: the same on every rank
-    errors(true) << "error: " << e.what() << "\n";
+    errors(true) << "error: " << (why = e.what()) << "\n";
     return cli::kUsage;
   } catch (const magic::Error& e) {  // I/O, checkpoint, a failed rank
-    errors() << "error: " << e.what() << "\n";
+    errors() << "error: " << (why = e.what()) << "\n";
     return cli::kUsage;
   } catch (const std::system_error& e) {  // the file system or the OS refused
-    errors() << "error: " << e.what() << "\n";
+    errors() << "error: " << (why = e.what()) << "\n";
     return cli::kUsage;
   } catch (const std::bad_alloc&) {
-    errors() << "error: out of memory\n";
+    errors() << "error: " << (why = "out of memory") << "\n";
     return cli::kUsage;
   } catch (const std::exception& e) {  // a logic_error or worse: a bug, not the user's fault
-    errors() << "internal error: " << e.what() << " (please report it)\n";
+    errors() << "internal error: " << (why = e.what()) << " (please report it)\n";
     return cli::kInternal;
   }
 }
 
-}  // namespace
+// Whether the parsed subcommand runs on every rank of magic-enum-mpi.
+bool on_every_rank(const std::vector<std::pair<const CLI::App*, cli::Ranks>>& ranks) {
+  for (const auto& [sub, where] : ranks)
+    if (where == cli::Ranks::Every && sub->parsed()) return true;
+  return false;
+}
 
-int main(int argc, char** argv) {
-  const cli::cluster::MpiSession mpi(argc, argv);
+// The command line parsed and run; `why` says why it failed, if it did.
+int run_command(int argc, char** argv, std::string& why) {
   // Help, versions and summaries come from rank 0 alone.
   if (!cli::cluster::primary()) std::cout.setstate(std::ios::badbit);
   // Named, so that usage lines (and the man page made from them) say
@@ -70,8 +76,13 @@ int main(int argc, char** argv) {
   app.footer(codes + ".");
   cli::Action action;
   auto commands = cli::command_registry();
-  std::sort(commands.begin(), commands.end());
-  for (const auto& [order, add] : commands) add(app, action);
+  std::stable_sort(commands.begin(), commands.end(),
+                   [](const cli::Command& a, const cli::Command& b) { return a.order < b.order; });
+  std::vector<std::pair<const CLI::App*, cli::Ranks>> ranks;
+  for (const cli::Command& c : commands) {
+    c.add(app, action);
+    ranks.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), c.ranks);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -82,12 +93,16 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
-    errors(true) << "error: " << msg.substr(0, msg.find('\n')) << " (see --help)\n";
+    why = msg.substr(0, msg.find('\n'));
+    errors(true) << "error: " << why << " (see --help)\n";
     return cli::kUsage;
   }
   // Only the searches run on every rank; the other subcommands on rank 0.
-  if (!cli::cluster::primary() && !cli::cluster::distributed(app)) return cli::kOk;
-  const int code = run_action(action);
+  if (!cli::cluster::primary() && !on_every_rank(ranks)) {
+    why = "its subcommand runs on rank 0 alone";
+    return cli::kOk;
+  }
+  const int code = run_action(action, why);
   // A summary that never reached stdout (a full disk, /dev/full, a closed
   // pipe) is a failed run, not a silent success.
   std::cout.flush();
@@ -95,5 +110,16 @@ int main(int argc, char** argv) {
     std::cerr << "magic-enum: error: cannot write to standard output: " << std::strerror(errno) << "\n";
     return cli::kUsage;
   }
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const cli::cluster::MpiSession mpi(argc, argv);
+  std::string why = "it ended before its worker started";
+  const int code = run_command(argc, argv, why);
+  // A rank 1.. that served no search tells rank 0, which may be waiting for it.
+  cli::cluster::leave_unserved(why);
   return code;
 }

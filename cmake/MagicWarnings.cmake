@@ -6,6 +6,12 @@ target_compile_options(magic_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
   -Wno-missing-field-initializers
   # GCC 12 reports false -Wrestrict hits inside std::string operator+ (GCC PR 105329).
   $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
+# CI builds with -DMAGIC_WERROR=ON: a new warning in the project's own code
+# fails the build (a user's newer compiler may warn where g++ 12 does not).
+option(MAGIC_WERROR "treat the project's compiler warnings as errors" OFF)
+if(MAGIC_WERROR)
+  target_compile_options(magic_options INTERFACE -Werror)
+endif()
 if(MAGIC_NATIVE)
   target_compile_options(magic_options INTERFACE -march=native)
 endif()

@@ -31,13 +31,28 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 [ -x "$prefix/bin/magic-enum" ] || fail "no bin/magic-enum under the prefix"
 [ -f "$prefix/share/man/man1/magic-enum.1.gz" ] || fail "no man page under the prefix"
 
-step "reproduce --quick from outside the source tree"
-(cd "$work" && "$prefix/bin/magic-enum" reproduce --quick --out "$work/R" -q >"$work/reproduce.txt")
-grep -q '"all_match": true' "$work/R/report.json" || fail "the installed program does not reproduce the documents"
-rows=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['rows']))" "$work/R/report.json")
-echo "   $rows rows, all match" >&2
 (cd "$work" && "$prefix/bin/magic-enum" reproduce --records --rerun-under 0 --out "$work/R2" -q >"$work/records.txt")
 grep -q '^star-16: agrees' "$work/records.txt" || fail "the installed program does not find its records"
+
+# A copy of the prefix without its data (issue 65, row 11): it uses its own
+# prefix alone, never the build tree it came from.  The documents are built
+# in, so reproduce needs only the ports, from the copy's libexec/; the
+# records are data, so --records fails with one line and exit 2.
+step "reproduce --quick from a copy of the prefix without share/magic-enum"
+cp -a "$prefix" "$work/copy"
+rm -rf "$work/copy/share/magic-enum"
+(cd "$work" && "$work/copy/bin/magic-enum" reproduce --quick --out "$work/R" -q >"$work/reproduce.txt")
+grep -q '"all_match": true' "$work/R/report.json" || fail "the installed program does not reproduce the documents"
+! grep -q 'not built' "$work/R/report.json" || fail "the installed copy does not find its ports in libexec/"
+rows=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['rows']))" "$work/R/report.json")
+echo "   $rows rows, all match, every port found" >&2
+set +e
+(cd "$work" && "$work/copy/bin/magic-enum" reproduce --records --rerun-under 0 --out "$work/R3" -q \
+  >"$work/records.txt" 2>"$work/records.err")
+code=$?
+set -e
+[ "$code" = 2 ] && [ "$(wc -l <"$work/records.err")" = 1 ] && grep -q 'no data directory' "$work/records.err" ||
+  fail "a copy without its data did not refuse --records with one line and exit 2 (exit $code: $(cat "$work/records.err"))"
 
 if [ -d "$prefix/lib/python3/dist-packages/magic_enum" ]; then
   step "the Python module from the prefix"

@@ -461,6 +461,125 @@ TEST_F(Hardening, TrailingDataAfterAGridIsRefused) {
   EXPECT_CLEAN_ERROR(run_cli("complete " + grid));
 }
 
+// Issue 65, round three.  Each test below reproduces one row of the probe.
+
+// Row 1: 16 disjoint lines of 2 points on 1..34 have 28,795,115,120,099,328,000
+// labellings, past 2^64: a count that wraps inside a task was printed with
+// exit 0.  Every addition of counts is checked, in a task and across tasks.
+TEST_F(Hardening, ACountPast2To64IsAnErrorNotAWrappedNumber) {
+  nlohmann::json points = nlohmann::json::array(), lines = nlohmann::json::array();
+  for (int i = 0; i < 16; ++i) {
+    points.push_back("a" + std::to_string(i));
+    points.push_back("b" + std::to_string(i));
+    lines.push_back({"a" + std::to_string(i), "b" + std::to_string(i)});
+  }
+  std::ofstream(at("p16.json")) << nlohmann::json{{"points", points}, {"lines", lines}, {"numbers", "1..34"}}.dump();
+  for (const char* split : {"", " --split-depth 8", " --split-depth 0"}) {
+    const CliRun r = run_cli("figure " + at("p16.json") + split + " -t 2 --json " + at("p16-out.json"));
+    EXPECT_CLEAN_ERROR(r);
+    EXPECT_NE(r.err.find("passes 2^64 - 1"), std::string::npos) << split << ": " << r.err;
+    EXPECT_FALSE(fs::exists(at("p16-out.json"))) << split;
+  }
+}
+
+// Row 2: verify took the group from the file, so the 960 labellings of a
+// "symmetry": "none" run passed as the builtin hexagram's count with the
+// group relabelled to order 1.  The group is now made from the figure, and
+// a builtin's figure is the catalog's.
+TEST_F(Hardening, VerifyRecomputesTheGroupAndTheBuiltinsFigure) {
+  ASSERT_EQ(run_cli("figure --builtin hexagram --solutions all -q --json " + at("h.json")).code, 0);
+  EXPECT_EQ(run_cli("verify " + at("h.json")).code, 0);
+  const CliRun show = run_cli("figure --builtin hexagram --show");
+  nlohmann::json figure = nlohmann::json::parse(show.out).at("figure");
+  figure["symmetry"] = "none";
+  std::ofstream(at("none.json")) << figure.dump();
+  ASSERT_EQ(run_cli("figure " + at("none.json") + " --solutions all -q --json " + at("n.json")).code, 0);
+  const nlohmann::json none = nlohmann::json::parse(read_text(at("n.json")));
+  ASSERT_EQ(none.at("counts").at("unique"), 960);
+  nlohmann::json forged = nlohmann::json::parse(read_text(at("h.json")));
+  for (const char* key : {"solutions", "counts", "digest"}) forged[key] = none.at(key);
+  forged["problem"]["group"]["order"] = 1;
+  forged["problem"]["group"]["generators"] = nlohmann::json::array();
+  std::ofstream(at("forged.json")) << forged.dump();
+  CliRun r = run_cli("verify " + at("forged.json"));
+  EXPECT_CLEAN_ERROR(r);
+  EXPECT_NE(r.err.find("order says 1"), std::string::npos) << r.err;
+  // The same with the builtin's figure relabelled "none" too: not the builtin.
+  forged["problem"]["figure"]["symmetry"] = "none";
+  std::ofstream(at("forged.json"), std::ios::trunc) << forged.dump();
+  r = run_cli("verify " + at("forged.json"));
+  EXPECT_CLEAN_ERROR(r);
+  EXPECT_NE(r.err.find("not the built-in figure hexagram"), std::string::npos) << r.err;
+  // Without the builtin's name, it is the "none" figure's honest result.
+  forged["problem"].erase("builtin");
+  std::ofstream(at("forged.json"), std::ios::trunc) << forged.dump();
+  EXPECT_EQ(run_cli("verify " + at("forged.json")).code, 0);
+  // A file figure's incidence group is found by the checker itself.
+  ASSERT_EQ(run_cli("figure --builtin triangle-4 --solutions all -q --json " + at("t.json")).code, 0);
+  nlohmann::json t = nlohmann::json::parse(read_text(at("t.json")));
+  ASSERT_EQ(t.at("problem").at("group").at("order"), 48);
+  EXPECT_EQ(run_cli("verify " + at("t.json")).code, 0);
+  t["problem"]["group"]["order"] = 6;
+  std::ofstream(at("t.json"), std::ios::trunc) << t.dump();
+  EXPECT_CLEAN_ERROR(run_cli("verify " + at("t.json")));
+}
+
+// Row 4: a name cut at 64 bytes (a description at 400) in the middle of a
+// UTF-8 character made the JSON writer throw (exit 70).  Row 13 (a): the
+// 40-character limit on point names counted bytes.
+TEST_F(Hardening, LongNamesAreCutBetweenCharacters) {
+  std::string e40;
+  for (int i = 0; i < 40; ++i) e40 += "\u00e9";
+  std::ofstream(at("n.json")) << R"({"name":"a)" << e40 << R"(","description":"a)" << e40 << e40 << e40 << e40 << e40
+                              << R"(","points":["a","b","c"],"lines":[["a","b"],["b","c"]]})";
+  const CliRun r = run_cli("figure " + at("n.json") + " --show");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_LE(j.at("figure").at("name").get<std::string>().size(), 64u);
+  EXPECT_EQ(run_cli("figure " + at("n.json") + " -q --json -").code, 0);
+  std::string accented;
+  for (int i = 0; i < 40; ++i) accented += "\u00e9";
+  std::ofstream(at("p.json")) << R"({"points":[")" << accented << R"(","b"],"lines":[[")" << accented << R"(","b"]]})";
+  EXPECT_EQ(run_cli("figure " + at("p.json") + " --show").code, 0) << "40 characters of 2 bytes each";
+}
+
+// Row 6: point names went into <text> unescaped, and coordinates of ±1e308
+// drew at NaN; --show --svg - wrote the picture and the JSON both to stdout.
+TEST_F(Hardening, SvgEscapesNamesAndKeepsHugeCoordinatesFinite) {
+  std::ofstream(at("x.json")) << R"({"points":[{"name":"<b>","x":-1e308,"y":1e308},{"name":"a&b","x":1e308,"y":0},)"
+                              << R"({"name":"<script>alert(1)</script>","x":0,"y":-1e308}],)"
+                              << R"("lines":[["<b>","a&b"],["a&b","<script>alert(1)</script>"]]})";
+  ASSERT_EQ(run_cli("figure " + at("x.json") + " --show --svg " + at("x.svg")).code, 0);
+  const std::string svg = read_text(at("x.svg"));
+  EXPECT_EQ(svg.find("<b>"), std::string::npos);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;script&gt;"), std::string::npos);
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(svg.find("inf"), std::string::npos);
+  EXPECT_EQ(run_shell_status("xmllint --noout " + at("x.svg")), 0);
+  EXPECT_CLEAN_ERROR(run_cli("figure " + at("x.json") + " --show --svg -"));
+}
+
+// Row 12: "symmetry": "none" computed the incidence group for the echo and
+// refused a figure whose incidence group passes 2^62.  Row 13 (d):
+// "equal_lines": 0 in a file was taken as "all lines".
+TEST_F(Hardening, ANoneFigureWithAHugeIncidenceGroupRuns) {
+  nlohmann::json points = nlohmann::json::array(), lines = nlohmann::json::array();
+  for (int i = 0; i < 64; ++i) points.push_back("p" + std::to_string(i));
+  for (int i = 0; i < 64; ++i) {
+    nlohmann::json line = nlohmann::json::array();
+    for (int j = 0; j < 64; ++j)
+      if (j != i) line.push_back("p" + std::to_string(j));
+    lines.push_back(line);
+  }
+  std::ofstream(at("big.json")) << nlohmann::json{{"points", points}, {"lines", lines}, {"symmetry", "none"}, {"sum", 1}}.dump();
+  const CliRun r = run_cli("figure " + at("big.json") + " --show");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(r.out).at("group").at("incidence_order").is_null());
+  std::ofstream(at("k0.json")) << R"({"points":["a","b","c"],"lines":[["a","b"],["b","c"]],"equal_lines":0})";
+  EXPECT_CLEAN_ERROR(run_cli("figure " + at("k0.json") + " --show"));
+}
+
 // The hash set refuses to grow past its budget before it allocates.
 TEST(CanonicalSetBudget, NeverAllocatesPastItsLimit) {
   const std::size_t limit = std::size_t{1} << 20;

@@ -342,6 +342,71 @@ TEST_P(Contract, AdaptiveSplittingWithHashSetAndStop) {
   EXPECT_EQ(stopped.pieces, 0u);
 }
 
+// Issue 65: tasks that finish ahead of their turn keep at most hold_bytes
+// of solutions in memory and spill the rest; with a window of nothing,
+// every such task spills.  Pieces (forced splits, whose owner waits for
+// them), the hash set and a stopped search hand out what they did before.
+TEST_P(Contract, AWindowOfNothingChangesNothing) {
+  RunOptions plain{.threads = 1};
+  plain.adaptive = false;
+  const auto [ref, ref_solutions] = run_with_solutions(GetParam().run, plain, ~std::uint64_t{0});
+  for (unsigned t : {2u, 3u}) {
+    RunOptions ro = forced_split({.threads = t}, 50);
+    ro.hold_bytes = 0;
+    const auto [r, solutions] = run_with_solutions(GetParam().run, ro, ~std::uint64_t{0});
+    expect_same(r, ref, "threads " + std::to_string(t));
+    EXPECT_EQ(solutions, ref_solutions) << t;
+    RunOptions hs = ro;
+    hs.dedup = magic::DedupMode::HashSet;
+    const auto [h, hash_solutions] = run_with_solutions(GetParam().run, hs, ~std::uint64_t{0});
+    expect_same(h, ref, "hash set, threads " + std::to_string(t));
+    EXPECT_EQ(hash_solutions.size(), ref_solutions.size()) << t;
+    RunOptions stop{.threads = t, .stop_after = 7};
+    stop.hold_bytes = 0;
+    RunOptions stop_ref{.threads = 1, .stop_after = 7};
+    EXPECT_EQ(first_solutions(GetParam().run, stop, 7), first_solutions(GetParam().run, stop_ref, 7)) << t;
+  }
+}
+
+// A toy whose task 0 (first number 1) starts late: every other task
+// finishes ahead of it, and with no window spills its solutions.
+struct LateFirst : SubsetSum {
+  template <class Ctx>
+  void solve(const State& t, Ctx& ctx) const {
+    if (t.size == 1 && t.last == 1) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    SubsetSum::solve(t, ctx);
+  }
+};
+
+TEST(Runner, TasksAheadOfTheirTurnSpillAndComeBackInOrder) {
+  const LateFirst late{{20, 6, 63}};
+  const Runner plain = [&](const RunOptions& ro) { return magic::run(SubsetSum{20, 6, 63}, ro); };
+  const Runner slow = [&](const RunOptions& ro) { return magic::run(late, ro); };
+  const auto [ref, ref_listed] = run_with_solutions(plain, {.threads = 1, .split_depth = 1}, ~std::uint64_t{0});
+  const ScratchPath spill_dir("contract_spill");
+  std::filesystem::create_directories(spill_dir.path());
+  for (std::size_t hold : {std::size_t{0}, std::size_t{1} << 20}) {
+    RunOptions ro{.threads = 2, .split_depth = 1};
+    ro.adaptive = false;  // task 0 stays one piece
+    ro.hold_bytes = hold;
+    ro.spill_directory = spill_dir.str();
+    const auto [r, listed] = run_with_solutions(slow, ro, ~std::uint64_t{0});
+    expect_same(r, ref, "hold " + std::to_string(hold));
+    EXPECT_EQ(listed, ref_listed);
+    if (hold == 0) EXPECT_GT(r.tasks_spilled, 5u);
+    else EXPECT_EQ(r.tasks_spilled, 0u);
+    // The spill file is unlinked at once: nothing is left behind.
+    EXPECT_TRUE(std::filesystem::is_empty(spill_dir.path()));
+  }
+  RunOptions bad{.threads = 2, .split_depth = 1};
+  bad.adaptive = false;
+  bad.hold_bytes = 0;
+  bad.spill_directory = spill_dir.str() + "/missing";
+  const auto [r, listed] = run_with_solutions(slow, bad, ~std::uint64_t{0});  // falls back to $TMPDIR
+  expect_same(r, ref, "spilled to $TMPDIR");
+  EXPECT_EQ(listed, ref_listed);
+}
+
 // A split task is journalled only once all its pieces are done, so a run
 // stopped mid-way resumes to the same result.
 TEST_P(Contract, CheckpointOfASplitRunResumes) {

@@ -9,7 +9,10 @@
 
 #include <chrono>
 #include <climits>
+#include <cstdint>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -24,6 +27,8 @@ constexpr double kSlice = 0.001;  // seconds between polls while waiting
 
 int g_rank = 0, g_ranks = 1;      // MPI's own state is process-wide too
 bool g_coordinator_ran = false;
+bool g_served = false;
+bool g_primary_failed = false;    // rank 0 could not read the input: it reports
 
 [[noreturn]] void mpi_failed(const char* what, int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -161,8 +166,40 @@ magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro) {
 }
 
 void serve(const magic::Job& job, const magic::RunOptions& ro) {
+  g_served = true;
   WorkerEnd wire;
   job.serve(ro, wire);
+}
+
+void leave_unserved(const std::string& why) {
+  if (g_rank == 0 || g_served || g_primary_failed) return;
+  Outbox out;  // its destructor waits (a while) until MPI has sent them
+  for (std::string& m : magic::unserved_messages("ended without serving: " + why)) out.send(0, std::move(m));
+}
+
+std::string shared_input(const std::function<std::string()>& read) {
+  std::string text;
+  std::exception_ptr failure;
+  std::uint64_t head[2] = {0, 0};  // {failed, size}
+  if (g_rank == 0) {
+    try {
+      text = read();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    head[0] = failure ? 1 : 0;
+    head[1] = failure ? 0 : text.size();
+  }
+  check(MPI_Bcast(head, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD), "broadcast the input");
+  if (head[0]) {
+    g_primary_failed = true;
+    if (failure) std::rethrow_exception(failure);
+    throw magic::SpecError("rank 0 could not read the input");
+  }
+  if (head[1] > static_cast<std::uint64_t>(INT_MAX)) throw magic::SpecError("an input over 2 GiB");
+  text.resize(static_cast<std::size_t>(head[1]));
+  check(MPI_Bcast(text.data(), static_cast<int>(head[1]), MPI_BYTE, 0, MPI_COMM_WORLD), "broadcast the input");
+  return text;
 }
 
 void release_workers() {

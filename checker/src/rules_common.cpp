@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "magic/core/error.hpp"
+#include "magic/io.hpp"
 #include "rules.hpp"
 
 namespace magic::checker {
@@ -53,7 +54,10 @@ std::string format_numbers(const std::set<int>& v) {
   if (v.size() > 2 && *v.rbegin() - *v.begin() + 1 == static_cast<int>(v.size()))
     return std::to_string(*v.begin()) + ".." + std::to_string(*v.rbegin());
   std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  for (int x : v) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(x);  // (not "," + to_string: GCC 12 warns falsely, PR 105651)
+  }
   return s;
 }
 
@@ -101,11 +105,11 @@ std::optional<int> common_sum(const std::vector<int>& sums, int k, std::optional
 
 bool check_sum_fields(const nlohmann::json& sol, int common, const std::vector<int>& sums, std::string& why) {
   if (sol.contains("sum") && sol.at("sum") != nlohmann::json(common)) {
-    why = "\"sum\" says " + sol.at("sum").dump().substr(0, 24) + ", the common sum is " + std::to_string(common);
+    why = "\"sum\" says " + utf8_prefix(sol.at("sum").dump(), 24) + ", the common sum is " + std::to_string(common);
     return false;
   }
   if (sol.contains("line_sums") && sol.at("line_sums") != nlohmann::json(sums)) {
-    why = "\"line_sums\" say " + sol.at("line_sums").dump().substr(0, 80) + ", the lines sum to " +
+    why = "\"line_sums\" say " + utf8_prefix(sol.at("line_sums").dump(), 80) + ", the lines sum to " +
           nlohmann::json(sums).dump();
     return false;
   }
@@ -185,14 +189,14 @@ std::optional<std::vector<int>> int_list(const nlohmann::json& j, std::size_t si
   std::vector<int> out;
   for (const nlohmann::json& x : j) {
     if (!x.is_number_integer()) {
-      why = "expected a whole number, got " + x.dump().substr(0, 24);
+      why = "expected a whole number, got " + utf8_prefix(x.dump(), 24);
       return std::nullopt;
     }
     // Unsigned values beyond int64 compare as too large, not as negatives.
     const bool huge = x.is_number_unsigned() && x.get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
     const std::int64_t v = huge ? hi + 1 : x.get<std::int64_t>();
     if (v < lo || v > hi) {
-      why = "number " + x.dump().substr(0, 24) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi);
+      why = "number " + utf8_prefix(x.dump(), 24) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi);
       return std::nullopt;
     }
     out.push_back(static_cast<int>(v));

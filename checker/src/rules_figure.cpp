@@ -3,11 +3,9 @@
 // (K > half the lines, so that sum is unique; figure.sum fixes it).
 //
 // Everything is read from the result's "problem" (docs/figures.md): the
-// points and lines by name, and the group the engine counted under as
-// generators, problem.group.generators (perm[q] = the image of point q).
-// The checker does not find the group itself; it checks that each
-// generator is a permutation that maps lines onto lines, closes them into
-// the whole group, and checks its size against problem.group.order.
+// points and lines by name and the figure's "symmetry".  The group is made
+// here from the figure (the incidence group by a search of its own, or the
+// figure's generators closed), and problem.group.order must equal its size.
 //
 // Canonical form and digest bytes: a solution's "points" are the values by
 // point; its canonical form is the lexicographically least of its images
@@ -17,6 +15,8 @@
 #include <set>
 
 #include "magic/core/error.hpp"
+#include "magic/io.hpp"
+#include "magic/figure_catalog.hpp"
 #include "rules.hpp"
 
 namespace magic::checker {
@@ -41,7 +41,7 @@ std::vector<std::vector<int>> read_lines(const nlohmann::json& f, const std::map
     std::vector<int> l;
     for (const auto& p : line) {
       const auto it = p.is_string() ? index.find(p.get<std::string>()) : index.end();
-      if (it == index.end()) throw SpecError("problem.figure.lines names an unknown point " + p.dump().substr(0, 40));
+      if (it == index.end()) throw SpecError("problem.figure.lines names an unknown point " + utf8_prefix(p.dump(), 40));
       l.push_back(it->second);
     }
     out.push_back(std::move(l));
@@ -90,34 +90,128 @@ std::vector<Perm> close_group(const std::vector<Perm>& gens, std::size_t n) {
       for (std::size_t q = 0; q < n; ++q) h[q] = g[static_cast<std::size_t>(out[k][q])];
       if (seen.insert(h).second) {
         if (out.size() >= kMaxGroup)
-          throw SpecError("problem.group: more than " + std::to_string(kMaxGroup) + " elements, too many for the checker");
+          throw SpecError("the figure's group has more than " + std::to_string(kMaxGroup) + " elements, too many for the checker");
         out.push_back(std::move(h));
       }
     }
   return out;
 }
 
-std::vector<Perm> read_group(const nlohmann::json& problem, std::size_t n, const std::vector<std::vector<int>>& lines) {
-  if (!problem.contains("group") || !problem.at("group").is_object())
-    throw SpecError("problem.group is missing: the checker needs the group the engine counted under");
-  const auto& g = problem.at("group");
-  if (!g.contains("generators") || !g.at("generators").is_array())
-    throw SpecError("problem.group.generators is missing");
-  std::vector<Perm> gens;
-  for (const auto& j : g.at("generators")) {
-    std::string why;
-    const auto perm = int_list(j, n, 0, static_cast<std::int64_t>(n) - 1, why);
-    if (!perm) throw SpecError("problem.group.generators: " + why);
-    if (std::set<int>(perm->begin(), perm->end()).size() != n)
-      throw SpecError("problem.group.generators: " + j.dump().substr(0, 60) + " is not a permutation");
-    if (!maps_lines(*perm, lines))
-      throw SpecError("problem.group.generators: " + j.dump().substr(0, 60) + " does not map lines onto lines");
-    gens.push_back(*perm);
+// Every permutation of the points that maps the lines (a multiset of point
+// sets) onto themselves: the incidence group, found here by backtracking,
+// not read from the file or asked of the engine's nauty.  Points get their
+// images in order; a choice must keep the number of lines through each
+// point and through each pair of points, and every line whose points all
+// have images must map onto a line.
+class IncidenceSearch {
+ public:
+  IncidenceSearch(std::size_t n, const std::vector<std::vector<int>>& lines)
+      : n_(n), pair_(n * n), last_(n), image_(n, -1), used_(n) {
+    for (auto l : lines) {
+      std::sort(l.begin(), l.end());
+      ++count_[l];
+      for (std::size_t a = 0; a < l.size(); ++a)
+        for (std::size_t b = 0; b < l.size(); ++b) ++pair_[static_cast<std::size_t>(l[a]) * n + l[b]];
+      last_[static_cast<std::size_t>(l.back())].push_back(l);
+    }
   }
-  std::vector<Perm> all = close_group(gens, n);
-  const std::int64_t order = int_field(g, "order", "problem.group");
+  std::vector<Perm> all() {
+    place(0);
+    return found_;
+  }
+
+ private:
+  int pairs(int a, int b) const { return pair_[static_cast<std::size_t>(a) * n_ + static_cast<std::size_t>(b)]; }
+  bool fits(std::size_t p, int q) const {
+    for (std::size_t a = 0; a <= p; ++a) {
+      const int qa = a == p ? q : image_[a];
+      if (pairs(static_cast<int>(a), static_cast<int>(p)) != pairs(qa, q)) return false;
+    }
+    return true;
+  }
+  // The lines closed by point p map onto lines, as many times as they occur.
+  bool closes(std::size_t p) const {
+    for (const auto& l : last_[p]) {
+      std::vector<int> img;
+      for (int x : l) img.push_back(image_[static_cast<std::size_t>(x)]);
+      std::sort(img.begin(), img.end());
+      const auto it = count_.find(img);
+      if (it == count_.end() || it->second != count_.at(l)) return false;
+    }
+    return true;
+  }
+  void place(std::size_t p) {
+    if (p == n_) {
+      if (found_.size() >= kMaxGroup)
+        throw SpecError("the figure's incidence group has more than " + std::to_string(kMaxGroup) +
+                        " elements, too many for the checker");
+      found_.push_back(image_);
+      return;
+    }
+    for (std::size_t q = 0; q < n_; ++q) {
+      if (used_[q] || !fits(p, static_cast<int>(q))) continue;
+      image_[p] = static_cast<int>(q);
+      used_[q] = true;
+      if (closes(p)) place(p + 1);
+      used_[q] = false;
+    }
+    image_[p] = -1;
+  }
+
+  std::size_t n_;
+  std::vector<int> pair_;                       // lines through points a and b (a == b: through a)
+  std::map<std::vector<int>, int> count_;       // each line, sorted, and how often it occurs
+  std::vector<std::vector<std::vector<int>>> last_;  // the lines whose last point is p
+  Perm image_;
+  std::vector<bool> used_;
+  std::vector<Perm> found_;
+};
+
+// The generators a figure lists, by point name.
+std::vector<Perm> named_generators(const nlohmann::json& gens, const std::map<std::string, int>& index,
+                                   const std::vector<std::vector<int>>& lines) {
+  if (!gens.is_array()) throw SpecError("problem.figure.symmetry.generators must be an array");
+  std::vector<Perm> out;
+  for (const auto& g : gens) {
+    if (!g.is_array() || g.size() != index.size())
+      throw SpecError("problem.figure.symmetry: a generator lists the image of each point");
+    Perm perm;
+    for (const auto& p : g) {
+      const auto it = p.is_string() ? index.find(p.get<std::string>()) : index.end();
+      if (it == index.end()) throw SpecError("problem.figure.symmetry names an unknown point " + utf8_prefix(p.dump(), 40));
+      perm.push_back(it->second);
+    }
+    if (std::set<int>(perm.begin(), perm.end()).size() != perm.size())
+      throw SpecError("problem.figure.symmetry: " + utf8_prefix(g.dump(), 60) + " is not a permutation");
+    if (!maps_lines(perm, lines))
+      throw SpecError("problem.figure.symmetry: " + utf8_prefix(g.dump(), 60) + " does not map lines onto lines");
+    out.push_back(std::move(perm));
+  }
+  return out;
+}
+
+// The group the figure's own "symmetry" names (docs/figures.md), made here:
+// the incidence group (the default), none, or the closure of the figure's
+// generators.  problem.group is only checked against it, never believed, so
+// a result relabelled with a smaller group cannot pass with a larger count.
+std::vector<Perm> figure_group(const nlohmann::json& problem, const std::map<std::string, int>& index,
+                               const std::vector<std::vector<int>>& lines) {
+  const nlohmann::json& f = problem.at("figure");
+  const std::size_t n = index.size();
+  const nlohmann::json sym = f.contains("symmetry") ? f.at("symmetry") : nlohmann::json("incidence");
+  std::vector<Perm> all;
+  if (sym == "incidence") all = IncidenceSearch(n, lines).all();
+  else if (sym == "none") all = close_group({}, n);
+  else if (sym.is_object() && sym.size() == 1 && sym.contains("generators"))
+    all = close_group(named_generators(sym.at("generators"), index, lines), n);
+  else
+    throw SpecError("problem.figure.symmetry must be \"incidence\", \"none\" or {\"generators\": [...]}");
+  if (!problem.contains("group") || !problem.at("group").is_object())
+    throw SpecError("problem.group is missing: the result names the group it counted under");
+  const std::int64_t order = int_field(problem.at("group"), "order", "problem.group");
   if (order != static_cast<std::int64_t>(all.size()))
-    throw SpecError("problem.group.order says " + std::to_string(order) + " but the generators make " +
+    throw SpecError("problem.group.order says " + std::to_string(order) + ", but the figure's symmetry (" +
+                    (sym.is_string() ? sym.get<std::string>() : std::string("generators")) + ") has " +
                     std::to_string(all.size()) + " elements");
   return all;
 }
@@ -166,6 +260,37 @@ class FigureRules : public Rules {
   std::vector<Perm> group_;
 };
 
+// The names of a figure's points, in order.
+std::vector<std::string> point_names(const nlohmann::json& f) {
+  std::vector<std::string> out;
+  if (f.contains("points") && f.at("points").is_array())
+    for (const auto& p : f.at("points")) out.push_back(point_name(p));
+  return out;
+}
+
+nlohmann::json symmetry_of(const nlohmann::json& f) {
+  return f.contains("symmetry") ? f.at("symmetry") : nlohmann::json("incidence");
+}
+
+// A result of a built-in figure must echo that figure: its points, lines and
+// symmetry come from the catalog (the problem's definition, not a solver),
+// so a file cannot name "hexagram" and count a figure of its own.  Numbers,
+// sum and equal_lines may differ: the command line sets them.
+void check_builtin(const nlohmann::json& problem) {
+  if (!problem.contains("builtin")) return;
+  const nlohmann::json& b = problem.at("builtin");
+  if (!b.is_string()) throw SpecError("problem.builtin must be a name");
+  const nlohmann::json ref = builtin_figure(b.get<std::string>());
+  const nlohmann::json& f = problem.at("figure");
+  const char* differs = point_names(f) != point_names(ref)           ? "points"
+                        : !f.contains("lines") || f.at("lines") != ref.at("lines") ? "lines"
+                        : symmetry_of(f) != symmetry_of(ref)         ? "symmetry"
+                                                                     : nullptr;
+  if (differs)
+    throw SpecError("problem.figure is not the built-in figure " + b.get<std::string>() + ": its " + differs +
+                    " differ");
+}
+
 }  // namespace
 
 std::unique_ptr<Rules> make_figure_rules(const nlohmann::json& problem) {
@@ -175,6 +300,7 @@ std::unique_ptr<Rules> make_figure_rules(const nlohmann::json& problem) {
   if (!f.contains("points") || !f.at("points").is_array() || f.at("points").empty() ||
       f.at("points").size() > kMaxPoints)
     throw SpecError("problem.figure.points must list 1.." + std::to_string(kMaxPoints) + " points");
+  check_builtin(problem);
   std::map<std::string, int> index;
   for (const auto& p : f.at("points"))
     if (!index.emplace(point_name(p), static_cast<int>(index.size())).second)
@@ -188,7 +314,7 @@ std::unique_ptr<Rules> make_figure_rules(const nlohmann::json& problem) {
   if (k > L || 2 * k <= L)
     throw SpecError("problem.equal_lines must be " + std::to_string(L / 2 + 1) + ".." + std::to_string(L) + ", got " +
                     std::to_string(k));
-  std::vector<Perm> group = read_group(problem, n, lines);
+  std::vector<Perm> group = figure_group(problem, index, lines);
   const std::string name = f.contains("name") && f.at("name").is_string() ? f.at("name").get<std::string>() : "?";
   return std::make_unique<FigureRules>(name, n, std::move(lines), std::move(numbers), static_cast<int>(k),
                                        optional_int(f, "sum", "problem.figure"), std::move(group));

@@ -124,7 +124,15 @@ bool FigureProblem::complements(int sum) const {
 
 std::vector<PointPerm> FigureProblem::choose_group() {
   const std::vector<PointPerm> incidence = incidence_automorphisms(P_, spec_.lines);
-  incidence_order_ = StabilizerChain(P_, incidence, natural_base(P_)).order();
+  // The incidence order is only echoed, for comparison, unless it is the
+  // group counted under: too large to count by (over 2^62) is then no
+  // reason to refuse the figure (0: echoed as null).
+  try {
+    incidence_order_ = StabilizerChain(P_, incidence, natural_base(P_)).order();
+  } catch (const SpecError&) {
+    if (spec_.symmetry == FigureSymmetry::Incidence) throw;
+    incidence_order_ = 0;
+  }
   switch (spec_.symmetry) {
     case FigureSymmetry::None: group_source_ = "none"; return {};
     case FigureSymmetry::Generators: {
@@ -549,7 +557,7 @@ nlohmann::json FigureProblem::describe() const {
   for (const PointPerm& g : generators_) gens.push_back(std::vector<int>(g.begin(), g.end()));
   j["group"] = {{"source", group_source_},
                 {"order", chain_.order()},
-                {"incidence_order", incidence_order_},
+                {"incidence_order", incidence_order_ ? nlohmann::json(incidence_order_) : nlohmann::json()},
                 {"generators", gens}};
   return j;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "magic/core/error.hpp"
+#include "magic/io.hpp"
 #include "magic/star_geometry.hpp"
 
 namespace magic {
@@ -51,8 +52,10 @@ json star_figure(int n, int k, bool documents_labels, const std::string& name) {
   };
   // Internal point: V(i) = i, C(i) = n + i; its label.
   auto label = [&](int p) { return documents_labels ? star_label(n, p) : p; };
-  auto vname = [](int i) { return "V" + std::to_string(i); };
-  auto cname = [](int i) { return "C" + std::to_string(i); };
+  // Built up: "V" + to_string(i) makes GCC 12 warn falsely (PR 105651).
+  auto point_name = [](char kind, int i) { return std::string(1, kind).append(std::to_string(i)); };
+  auto vname = [&](int i) { return point_name('V', i); };
+  auto cname = [&](int i) { return point_name('C', i); };
   std::vector<json> pts(static_cast<std::size_t>(2 * n));
   std::vector<std::string> names(static_cast<std::size_t>(2 * n));
   for (int i = 0; i < n; ++i) {
@@ -268,7 +271,7 @@ json builtin_figure(const std::string& name) {
   for (const auto& e : fixed_entries())
     if (name == e.name) return e.build();
   if (const auto [n, k] = star_name(name); n) return star_figure(n, k, false, name);
-  throw SpecError("unknown built-in figure '" + name.substr(0, 40) +
+  throw SpecError("unknown built-in figure '" + utf8_prefix(name, 40) +
                   "' (see `magic-enum figure --list`: pentagram, hexagram, square-3, square-4, hexagon-3, "
                   "triangle-3, triangle-4, cube-3, star-N-K)");
 }

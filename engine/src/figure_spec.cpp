@@ -7,6 +7,7 @@
 #include <set>
 
 #include "magic/core/error.hpp"
+#include "magic/io.hpp"
 #include "magic/spec_int.hpp"
 #include "magic/star_tables.hpp"  // parse_star_numbers, format_star_numbers
 
@@ -17,7 +18,12 @@ constexpr std::size_t kMaxNameLength = 40;
 
 [[noreturn]] void fail(const std::string& what, const std::string& why) { throw SpecError(what + ": " + why); }
 
-std::string in_quotes(const std::string& s) { return "'" + s.substr(0, kMaxNameLength + 8) + "'"; }
+std::string in_quotes(const std::string& s) {
+  std::string q = "'";  // built up: "'" + a temporary makes GCC 12 warn falsely (PR 105651)
+  q += utf8_prefix(s, 4 * kMaxNameLength + 8);
+  q += '\'';
+  return q;
+}
 
 FigurePoint read_point(const nlohmann::json& j, std::size_t i, const std::string& what) {
   const std::string at = "point " + std::to_string(i + 1);
@@ -48,10 +54,10 @@ FigurePoint read_point(const nlohmann::json& j, std::size_t i, const std::string
       p.has_z = j.contains("z");
     }
   } else {
-    fail(what, at + " must be a name or an object with a \"name\", got " + j.dump().substr(0, 40));
+    fail(what, at + " must be a name or an object with a \"name\", got " + utf8_prefix(j.dump(), 40));
   }
   if (p.name.empty()) fail(what, at + " has an empty name");
-  if (p.name.size() > kMaxNameLength)
+  if (utf8_length(p.name) > kMaxNameLength)
     fail(what, at + "'s name is longer than " + std::to_string(kMaxNameLength) + " characters");
   return p;
 }
@@ -84,7 +90,7 @@ std::vector<std::vector<int>> read_lines(const nlohmann::json& j, const std::map
     if (j[i].empty()) fail(what, at + " is empty");
     std::vector<int> line;
     for (const auto& p : j[i]) {
-      if (!p.is_string()) fail(what, at + ": a point is named by a string, got " + p.dump().substr(0, 40));
+      if (!p.is_string()) fail(what, at + ": a point is named by a string, got " + utf8_prefix(p.dump(), 40));
       const auto it = index.find(p.get<std::string>());
       if (it == index.end()) fail(what, at + " names an unknown point " + in_quotes(p.get<std::string>()));
       if (std::find(line.begin(), line.end(), it->second) != line.end())
@@ -142,7 +148,7 @@ void read_symmetry(const nlohmann::json& j, const std::map<std::string, int>& in
     std::vector<bool> hit(f.points.size());
     for (const auto& p : gens[g]) {
       const auto it = p.is_string() ? index.find(p.get<std::string>()) : index.end();
-      if (it == index.end()) fail(what, at + " names an unknown point " + p.dump().substr(0, 40));
+      if (it == index.end()) fail(what, at + " names an unknown point " + utf8_prefix(p.dump(), 40));
       if (hit[static_cast<std::size_t>(it->second)]) fail(what, at + " is not a permutation: " + in_quotes(it->first) + " twice");
       hit[static_cast<std::size_t>(it->second)] = true;
       perm.push_back(it->second);
@@ -189,12 +195,12 @@ FigureSpec figure_from_file_json(const nlohmann::json& j, const std::string& wha
   FigureSpec f;
   if (j.contains("name")) {
     if (!j.at("name").is_string()) fail(what, "\"name\" must be a string");
-    f.name = j.at("name").get<std::string>().substr(0, 64);
+    f.name = utf8_prefix(j.at("name").get<std::string>(), 64);
   }
   if (f.name.empty()) f.name = "figure";
   if (j.contains("description")) {
     if (!j.at("description").is_string()) fail(what, "\"description\" must be a string");
-    f.description = j.at("description").get<std::string>().substr(0, 400);
+    f.description = utf8_prefix(j.at("description").get<std::string>(), 400);
   }
   f.points = read_points(j.at("points"), what);
   std::map<std::string, int> index;
@@ -207,7 +213,13 @@ FigureSpec figure_from_file_json(const nlohmann::json& j, const std::string& wha
   }
   try {
     if (j.contains("sum") && !j.at("sum").is_null()) f.sum = spec_int(j.at("sum"), "\"sum\"");
-    if (j.contains("equal_lines")) f.equal_lines = spec_int(j.at("equal_lines"), "\"equal_lines\"");
+    if (j.contains("equal_lines")) {
+      f.equal_lines = spec_int(j.at("equal_lines"), "\"equal_lines\"");
+      // 0 stands for "all lines" inside, but written it is a count, as
+      // the CLI's --equal-lines 0 is: refused.
+      if (f.equal_lines < 1) throw SpecError("\"equal_lines\" must be more than half the lines, got " +
+                                             std::to_string(f.equal_lines));
+    }
   } catch (const SpecError& e) {
     fail(what, e.what());
   }

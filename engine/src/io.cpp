@@ -175,6 +175,23 @@ void AtomicFile::commit() {
   committed_ = true;
 }
 
+namespace {
+bool continues(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }  // 10xxxxxx
+}  // namespace
+
+std::string utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t cut = max_bytes;
+  while (cut > 0 && continues(text[cut])) --cut;  // text[cut] starts the first character left out
+  return std::string(text.substr(0, cut));
+}
+
+std::size_t utf8_length(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) n += !continues(c);
+  return n;
+}
+
 std::string read_file(const std::string& path, std::size_t max_bytes) {
   const std::string shown = path == "-" ? std::string("standard input") : path;
   std::ifstream file;

@@ -27,7 +27,7 @@ constexpr std::size_t kMaxLine = std::size_t{1} << 26;
 std::string errno_text() { return std::strerror(errno); }
 
 std::string shorten(std::string s) {
-  if (s.size() > 300) s = s.substr(0, 300) + "...";
+  if (s.size() > 300) s = utf8_prefix(s, 300) + "...";
   return s;
 }
 

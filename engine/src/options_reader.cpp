@@ -67,6 +67,9 @@ RunOptions run_options_from_json(const nlohmann::json& options) {
       const auto mode = parse_dedup(d);
       if (!mode) throw SpecError("dedup must be 'auto' or 'hash-set', got '" + d + "'");
       ro.dedup = *mode;
+    } else if (k == "dedup_memory") {
+      // MiB, as the CLI's --dedup-memory.
+      ro.dedup_memory = static_cast<std::size_t>(whole(v, k, 1, std::int64_t{1} << 30, "1 .. 2^30 MiB")) << 20;
     } else if (k == "adaptive") {
       if (!v.is_boolean()) throw SpecError("adaptive must be true or false, got " + v.dump());
       ro.adaptive = v.get<bool>();

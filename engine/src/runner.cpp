@@ -222,7 +222,8 @@ int default_split_depth(const AnyProblem& p) {
 RunResult run(const AnyProblem& p, const RunOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   RunResult r = detail::start_result(p, opt);
-  const MergePolicy policy{r.dedup == "hash-set", opt.solutions, opt.stop_after, opt.dedup_memory, opt.on_solution};
+  const MergePolicy policy{r.dedup == "hash-set", opt.solutions,    opt.stop_after,     opt.dedup_memory,
+                           opt.on_solution,        opt.hold_bytes, opt.spill_directory};
   // A stopped search wants its first solutions at once, not a probe first.
   std::optional<detail::Contexts> probed;
   if (r.split_depth < 0 && !opt.stop_after) probed = detail::probe_whole(p, OrderedMerger::emit_policy(p, policy));
@@ -265,6 +266,7 @@ RunResult run(const AnyProblem& p, const RunOptions& opt) {
   // solutions, which the merger cannot tell from one that found them.
   r.exhaustive = merger.exhaustive() && planned == r.tasks && !r.interrupted;
   r.tasks_run = merger.tasks_run();
+  r.tasks_spilled = merger.spilled();
   r.pieces = gauge.pieces();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

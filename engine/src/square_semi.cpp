@@ -14,7 +14,10 @@ namespace {
 
 std::string list_text(const std::vector<int>& v) {
   std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  for (int x : v) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(x);  // (not "," + to_string: GCC 12 warns falsely, PR 105651)
+  }
   return s;
 }
 

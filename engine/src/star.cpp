@@ -105,7 +105,10 @@ std::string format_star_numbers(const std::vector<int>& v) {
   if (v.back() - v.front() + 1 == static_cast<int>(v.size()) && v.size() > 2)
     return std::to_string(v.front()) + ".." + std::to_string(v.back());
   std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  for (int x : v) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(x);  // (not "," + to_string: GCC 12 warns falsely, PR 105651)
+  }
   return s;
 }
 

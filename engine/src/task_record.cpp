@@ -7,9 +7,9 @@
 
 namespace magic {
 
-void add_count(std::uint64_t& to, std::uint64_t v, const char* what) {
-  if (__builtin_add_overflow(to, v, &to))
-    throw InputError(std::string("the sum of ") + what + " passes 2^64 - 1: the records are forged or corrupt");
+void count_overflow(const char* what) {
+  throw InputError(std::string("the sum of ") + what +
+                     " passes 2^64 - 1: more than a 64-bit count can hold (or the records are forged)");
 }
 
 void add_seconds(double& to, double v, const char* what) {

@@ -12,13 +12,14 @@ family's name, then its fields as keyword arguments (``n=12``,
 ``order=4, kind="pandiagonal"``, ``figure={...}`` or ``builtin="hexagon-3"``).
 The run options are those the CLI shares: ``threads``, ``split_depth``,
 ``shard``, ``checkpoint``, ``checkpoint_interval``, ``limit``, ``dedup``,
-``adaptive``.  Searches release the GIL; Ctrl-C raises KeyboardInterrupt
+``dedup_memory`` (MiB), ``adaptive``; None means the default.  Searches release the GIL; Ctrl-C raises KeyboardInterrupt
 within a second, and a run with a checkpoint resumes from it when called
 again.  A bad argument raises ValueError with the CLI's message.
 """
 from __future__ import annotations
 
 import json as _json
+import os as _os
 from typing import Any, Dict, Iterator, List, Optional
 
 from . import _core
@@ -29,15 +30,20 @@ _info = _core.build_info()
 __version__: str = _info["version"]
 
 #: The run options, as the CLI's common options name them (with _ for -).
-RUN_OPTIONS = ("threads", "split_depth", "shard", "checkpoint", "checkpoint_interval", "limit", "dedup", "adaptive")
+RUN_OPTIONS = ("threads", "split_depth", "shard", "checkpoint", "checkpoint_interval", "limit", "dedup",
+               "dedup_memory", "adaptive")
 
 
 def _split(family: str, kwargs: Dict[str, Any]):
     if not isinstance(family, str) or not family:
         raise ValueError(f"the family is a name such as 'star' or 'square', got {family!r}")
-    options = {k: kwargs.pop(k) for k in RUN_OPTIONS if k in kwargs and kwargs[k] is not None}
+    # A run option given as None takes its default; it is never a spec field.
+    options = {k: v for k, v in ((k, kwargs.pop(k)) for k in RUN_OPTIONS if k in kwargs) if v is not None}
     if "checkpoint" in options:
-        options["checkpoint"] = str(options["checkpoint"])  # a pathlib.Path too
+        path = options["checkpoint"]
+        if not isinstance(path, (str, bytes, _os.PathLike)):
+            raise ValueError(f"checkpoint must be a path, got {path!r}")
+        options["checkpoint"] = _os.fsdecode(path)  # a pathlib.Path or bytes too
     spec = {"name": family, **kwargs}
     return spec, options
 
@@ -114,11 +120,10 @@ def solutions(family: str, **kwargs: Any) -> Iterator[Solution]:
     memory stays flat however many there are; leaving the loop early stops
     the search (saving its checkpoint, if it has one).
 
-    One thread by default: the solutions come out in task order, so with
-    more threads the tasks that finish ahead of the one being handed out
-    wait in memory with all their solutions (``threads=0`` for all cores,
-    when they are few)."""
-    kwargs.setdefault("threads", 1)
+    All cores by default, as ``count``: the solutions come out in task
+    order, and the tasks that finish ahead of their turn keep at most
+    16 MiB of solutions in memory; the rest wait in an unlinked file in
+    $TMPDIR until then."""
     spec, options = _split(family, dict(kwargs))
     stream = _core.Stream(spec, options)
     problem = stream.problem

@@ -33,13 +33,14 @@ class Solution:
 def count(
     family: Family,
     *,
-    threads: int = 0,
+    threads: Optional[int] = 0,
     split_depth: int = -1,
     shard: str = "0/1",
-    checkpoint: Union[str, "PathLike[str]", None] = None,
+    checkpoint: Union[str, bytes, "PathLike[str]", None] = None,
     checkpoint_interval: float = 2.0,
     limit: int = 0,
     dedup: Literal["auto", "hash-set"] = "auto",
+    dedup_memory: int = 4096,
     adaptive: bool = True,
     **spec: Any,
 ) -> Result:
@@ -52,17 +53,18 @@ def count(
 def solutions(
     family: Family,
     *,
-    threads: int = 1,
+    threads: Optional[int] = 0,
     split_depth: int = -1,
     shard: str = "0/1",
-    checkpoint: Union[str, "PathLike[str]", None] = None,
+    checkpoint: Union[str, bytes, "PathLike[str]", None] = None,
     checkpoint_interval: float = 2.0,
     limit: int = 0,
     dedup: Literal["auto", "hash-set"] = "auto",
+    dedup_memory: int = 4096,
     adaptive: bool = True,
     **spec: Any,
 ) -> Iterator[Solution]:
     """Every solution, in the order ``--solutions all`` lists them, through
-    a bounded queue (flat memory at the default of one thread: with more,
-    the tasks that finish ahead wait in memory); leaving the loop stops the
-    search."""
+    a bounded queue, on all cores by default (tasks that finish ahead of
+    their turn keep at most 16 MiB in memory, the rest in a spill file);
+    leaving the loop stops the search."""

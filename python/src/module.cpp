@@ -57,26 +57,45 @@ py::object to_py(const json& j) {
   }
 }
 
-json from_py(py::handle h) {
-  if (h.is_none()) return nullptr;
-  if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
-  if (py::isinstance<py::int_>(h)) {
-    const auto v = h.cast<long long>();  // OverflowError past 64 bits
+// Nested as deep as the engine's JSON reader takes (magic/io.hpp), and no
+// deeper: recursion without a bound would overflow the stack.
+constexpr int kMaxDepth = 64;
+
+// A Python int as JSON: signed up to 2^63 - 1, unsigned up to 2^64 - 1.
+json int_from_py(py::handle h) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+  if (!overflow) {
+    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
     return v;
   }
+  if (overflow > 0) {
+    const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+    if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return u;
+    PyErr_Clear();
+  }
+  throw py::value_error("the integer " + py::repr(h).cast<std::string>().substr(0, 40) +
+                        " is outside -2^63 .. 2^64 - 1");
+}
+
+json from_py(py::handle h, int depth = 0) {
+  if (depth > kMaxDepth) throw py::value_error("a value nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  if (h.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
+  if (py::isinstance<py::int_>(h)) return int_from_py(h);
   if (py::isinstance<py::float_>(h)) return h.cast<double>();
   if (py::isinstance<py::str>(h)) return h.cast<std::string>();
   if (py::isinstance<py::dict>(h)) {
     json o = json::object();
     for (const auto& [k, v] : h.cast<py::dict>()) {
       if (!py::isinstance<py::str>(k)) throw py::value_error("a spec's keys are strings, got " + py::repr(k).cast<std::string>());
-      o[k.cast<std::string>()] = from_py(v);
+      o[k.cast<std::string>()] = from_py(v, depth + 1);
     }
     return o;
   }
   if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
     json a = json::array();
-    for (const auto& v : h) a.push_back(from_py(v));
+    for (const auto& v : h) a.push_back(from_py(v, depth + 1));
     return a;
   }
   throw py::value_error("cannot pass " + py::repr(h).cast<std::string>() + " to the engine (JSON values only)");

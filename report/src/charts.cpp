@@ -225,7 +225,8 @@ std::string xml_escape(const std::string& s) {
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
-      default: out += c;
+      // XML 1.0 has no place for other control characters, escaped or not.
+      default: out += static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c;
     }
   return out;
 }

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "magic/charts.hpp"  // xml_escape
+
 namespace magic {
 
 namespace {
@@ -15,15 +17,28 @@ struct Xy {
   double x, y;
 };
 
+bool placed(const nlohmann::json& p) { return p.is_object() && p.contains("x") && p.contains("y"); }
+
+// Coordinates are scaled to at most 1 first: the spans of ±1e308 would
+// overflow to infinity and draw every point at NaN.
+double scale_of(const nlohmann::json& points) {
+  double m = 0;
+  for (const auto& p : points)
+    if (placed(p))
+      for (const char* axis : {"x", "y", "z"}) m = std::max(m, std::fabs(p.value(axis, 0.0)));
+  return m > 1 ? 1 / m : 1;
+}
+
 std::vector<Xy> layout(const nlohmann::json& points) {
   std::vector<Xy> out;
   const double n = static_cast<double>(points.size());
+  const double s = scale_of(points);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
-    if (p.is_object() && p.contains("x") && p.contains("y")) {
-      const double z = p.value("z", 0.0);
+    if (placed(p)) {
+      const double z = s * p.value("z", 0.0);
       // Oblique view: depth moves a point right and up.
-      out.push_back({p.at("x").get<double>() + 0.45 * z, p.at("y").get<double>() + 0.3 * z});
+      out.push_back({s * p.at("x").get<double>() + 0.45 * z, s * p.at("y").get<double>() + 0.3 * z});
     } else {
       const double a = 3.14159265358979323846 * (0.5 + 2.0 * static_cast<double>(i) / n);
       out.push_back({std::cos(a), std::sin(a)});
@@ -59,7 +74,7 @@ void draw_figure_panel(std::ostringstream& body, int panel, int panel_size, cons
          << "\" fill=\"#fff7e0\" stroke=\"#335\" stroke-width=\"1.2\"/>\n";
     const std::string label = solution.is_object() ? solution.at("points").at(p).dump() : names[p];
     body << "<text x=\"" << X(p) << "\" y=\"" << Y(p) << "\" font-size=\"" << static_cast<int>(dot * 1.05)
-         << "\" text-anchor=\"middle\" dominant-baseline=\"central\">" << label << "</text>\n";
+         << "\" text-anchor=\"middle\" dominant-baseline=\"central\">" << xml_escape(label) << "</text>\n";
   }
   if (solution.is_object() && solution.contains("sum"))
     body << "<text x=\"" << panel * panel_size + panel_size / 2.0 << "\" y=\"" << 30 + panel_size - 4

@@ -35,7 +35,8 @@ nlohmann::json run_baseline(const std::string& dir, const nlohmann::json& b, con
     std::string arg = a.get<std::string>();
     if (arg == "{grid_file}") arg = grid_file;
     argv.push_back(arg);
-    shown += " " + (arg == grid_file ? fs::path(arg).filename().string() : arg);
+    shown += ' ';
+    shown += arg == grid_file ? fs::path(arg).filename().string() : arg;
   }
   const auto t0 = std::chrono::steady_clock::now();
   ProcessResult ran;
@@ -162,7 +163,11 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
     ++index;
     stop_if_asked();
     auto step = [&](const std::string& what) {
-      if (opt.on_step) opt.on_step("[" + std::to_string(index) + "/" + std::to_string(total) + "] " + id + ": " + what);
+      if (opt.on_step) {
+        std::string line = "[";  // built up: "[" + to_string(...) makes GCC 12 warn falsely (PR 105651)
+        line += std::to_string(index) + "/" + std::to_string(total) + "] " + id + ": " + what;
+        opt.on_step(line);
+      }
     };
     step("running");
     RunOptions ro;

@@ -18,7 +18,7 @@ struct Canvas {
   int panels = 0;
   void text(double x, double y, const std::string& s, int size, const char* weight = "normal") {
     body << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" font-weight=\"" << weight
-         << "\" text-anchor=\"middle\" dominant-baseline=\"central\">" << s << "</text>\n";
+         << "\" text-anchor=\"middle\" dominant-baseline=\"central\">" << xml_escape(s) << "</text>\n";
   }
   std::string finish(const std::string& title) const {
     std::ostringstream o;
@@ -35,7 +35,10 @@ struct Canvas {
 
 std::string title_of(const nlohmann::json& problem, std::size_t shown, bool solutions_are_names) {
   std::string t = problem.value("name", "?");
-  if (problem.contains("figure")) t += " " + problem.at("figure").value("name", std::string("?"));
+  if (problem.contains("figure")) {
+    t += ' ';
+    t += problem.at("figure").value("name", std::string("?"));
+  }
   for (auto it = problem.begin(); it != problem.end(); ++it) {
     if (it.key() == "name" || it.key() == "grid" || it.key() == "figure" || it.key() == "group" || it.key() == "builtin")
       continue;

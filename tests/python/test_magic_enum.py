@@ -209,6 +209,38 @@ def test_more_bad_arguments_raise_valueerror(call):
         call()
 
 
+def test_a_deeply_nested_argument_is_a_valueerror_not_a_crash():
+    # Issue 65, row 5: the conversion to JSON recursed without a bound.
+    x = 1
+    for _ in range(200000):
+        x = [x]
+    with pytest.raises(ValueError, match="nested deeper"):
+        magic_enum.count("star", n=8, numbers=x)
+
+
+def test_arguments_as_python_writes_them(tmp_path):
+    # Issue 65, row 10: a limit up to 2^64 - 1 as the CLI takes it, None as
+    # the default, a checkpoint path as bytes, and dedup_memory in MiB.
+    assert magic_enum.count("star", n=8, limit=2**64 - 1)["counts"]["unique"] == 112
+    assert magic_enum.count("star", n=8, limit=2**63)["counts"]["unique"] == 112
+    with pytest.raises(ValueError, match="outside"):
+        magic_enum.count("star", n=8, limit=2**64)
+    assert magic_enum.count("star", n=8, threads=None)["counts"]["unique"] == 112
+    ck = os.fsencode(str(tmp_path / "ck"))
+    magic_enum.count("star", n=8, checkpoint=ck)
+    assert os.listdir(tmp_path) == ["ck"]
+    r = magic_enum.count("star", n=8, dedup="hash-set", dedup_memory=64)
+    assert r["counts"]["unique"] == 112
+    with pytest.raises(ValueError):
+        magic_enum.count("star", n=8, dedup_memory=0)
+
+
+def test_solutions_on_every_core_come_out_in_the_one_thread_order():
+    one = [s.value for s in magic_enum.solutions("star", n=9, threads=1)]
+    every = [s.value for s in magic_enum.solutions("star", n=9)]
+    assert every == one and len(one) == 3014
+
+
 def test_a_checkpoint_that_cannot_be_written_is_an_oserror(tmp_path):
     with pytest.raises(OSError):
         magic_enum.count("star", n=8, checkpoint=tmp_path / "no" / "such" / "dir" / "c.jsonl")

@@ -103,6 +103,9 @@ class LoopbackWire {
 // magic_cluster with the messages themselves (magic/cluster.hpp).
 std::string stop_message();
 bool is_goodbye(const std::string& message);
+// What a worker rank that never served sends: its goodbye, then a Fail
+// with `why`; the coordinator fails the run with it.
+std::vector<std::string> unserved_messages(const std::string& why);
 
 // The whole cluster in one process: work(wire) on `workers` threads, each
 // with its end of a LoopbackWire, and coordinate(wire) on this one.

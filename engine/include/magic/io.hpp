@@ -54,6 +54,12 @@ class AtomicFile {
 inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 20;
 std::string read_file(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
 
+// Text from outside, shortened for a message or a field: at most max_bytes,
+// never cut inside a UTF-8 character (the JSON writer refuses half a one).
+std::string utf8_prefix(std::string_view text, std::size_t max_bytes);
+// Characters (code points) in UTF-8 text: what a limit "in characters" counts.
+std::size_t utf8_length(std::string_view text);
+
 // Every JSON the engine reads from outside goes through here.  Nesting
 // deeper than `max_depth` or text longer than `max_bytes` is refused before
 // the library could recurse on it; every failure is one InputError line

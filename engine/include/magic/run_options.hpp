@@ -57,6 +57,11 @@ struct RunOptions {
   bool adaptive = true;
   std::uint64_t split_nodes = std::uint64_t{1} << 20;
   bool split_always = false;  // split whenever the budget is spent (tests)
+  // Solutions of tasks that finish ahead of their turn: at most hold_bytes
+  // stay in memory, the rest wait in an unlinked file in spill_directory
+  // ("": $TMPDIR or /tmp), so memory does not grow with the threads.
+  std::size_t hold_bytes = std::size_t{16} << 20;
+  std::string spill_directory;
 };
 
 // The ranges every front end checks run options against: the CLI's
@@ -73,7 +78,7 @@ std::optional<DedupMode> parse_dedup(std::string_view text);
 // The run options a library front end (the Python module) passes by name:
 // {"threads": 0..4096 (0: all cores), "split_depth": -1 (the default)..64,
 //  "shard": "i/m", "checkpoint": FILE, "checkpoint_interval": seconds,
-//  "limit": n, "dedup": "auto"|"hash-set", "adaptive": bool}.  The CLI's
+//  "limit": n, "dedup": "auto"|"hash-set", "dedup_memory": MiB, "adaptive": bool}.  The CLI's
 // options with '_' for '-'.  Throws SpecError naming the option.
 RunOptions run_options_from_json(const nlohmann::json& options);
 
@@ -121,6 +126,7 @@ struct RunResult {
   std::map<std::string, std::uint64_t> task_sources;
   bool adaptive = false;            // adaptive splitting was on
   std::uint64_t pieces = 0;         // pieces split off running tasks
+  std::uint64_t tasks_spilled = 0;  // finished ahead of their turn, solutions moved to the spill file
   std::uint32_t shard_index = 0;
   std::uint32_t shard_count = 1;
   std::uint64_t nodes = 0;

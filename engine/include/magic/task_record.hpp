@@ -11,9 +11,13 @@
 
 namespace magic {
 
-// to += v, or InputError naming `what` if the sum passes 2^64 - 1: real
-// counts never do, so the records were forged or corrupt.
-void add_count(std::uint64_t& to, std::uint64_t v, const char* what);
+// to += v, or InputError naming `what` if the sum passes 2^64 - 1: a count
+// too big for the engine (a figure with more than 2^64 labellings), or
+// forged records.  Every addition of counts goes through here.
+[[noreturn, gnu::cold]] void count_overflow(const char* what);
+inline void add_count(std::uint64_t& to, std::uint64_t v, const char* what) {
+  if (__builtin_add_overflow(to, v, &to)) count_overflow(what);
+}
 // to += v, or InputError if the sum is not a finite number of seconds.
 void add_seconds(double& to, double v, const char* what);
 

@@ -79,8 +79,10 @@ class Coordinator {
     r_.tasks = count_tasks(p_, r_.split_depth);
     journal_ = detail::open_journal(p_, opt_, r_);
     r_.tasks_resumed = journal_ ? journal_->resumed() : 0;
-    merger_.emplace(p_, MergePolicy{false, opt_.solutions, 0, opt_.dedup_memory, opt_.on_solution}, journal_.get(),
-                    stop_);
+    merger_.emplace(p_,
+                    MergePolicy{false, opt_.solutions, 0, opt_.dedup_memory, opt_.on_solution, opt_.hold_bytes,
+                                opt_.spill_directory},
+                    journal_.get(), stop_);
     stream_.emplace(p_, r_.split_depth, opt_.task_chunk);
   }
 
@@ -127,7 +129,11 @@ class Coordinator {
     r_.exhaustive = merger_->exhaustive() && planned_all_ && chunk_returned();
     // A stop that came after the last task changes nothing.
     r_.interrupted = !r_.exhaustive && (stop_.interrupted() || r_.cluster->lost_rank >= 0);
+    // A signal that reached this rank too went to the whole job (mpirun
+    // passes it on to every rank): no rank stopped on its own.
+    if (stop_.interrupted()) r_.cluster->lost_rank = -1;
     r_.tasks_run = merger_->tasks_run();
+    r_.tasks_spilled = merger_->spilled();
     for (const auto& s : r_.cluster->ranks) r_.pieces += s.pieces;
   }
 
@@ -748,9 +754,31 @@ std::string stop_message() {
   return stop.take();
 }
 
+std::vector<std::string> unserved_messages(const std::string& why) {
+  // The goodbye first: the coordinator then tells only the others to stop.
+  wire::Writer bye(wire::Kind::Report);
+  bye.put_text(BuildInfo::source());
+  bye.put_text(std::string());
+  bye.put(wire::kBye);
+  bye.put(std::uint32_t{0});  // want
+  bye.put(std::uint32_t{0});  // threads
+  bye.put(std::uint64_t{0});  // pieces
+  for (int list = 0; list < 3; ++list) bye.put(std::uint32_t{0});  // away, back, done
+  wire::Writer fail(wire::Kind::Fail);
+  fail.put_text(why);
+  return {bye.take(), fail.take()};
+}
+
 bool is_goodbye(const std::string& message) {
   wire::Reader rd(message);
-  return rd.get<wire::Kind>() == wire::Kind::Report && (rd.get<std::uint8_t>() & wire::kBye);
+  try {
+    if (rd.get<wire::Kind>() != wire::Kind::Report) return false;
+    rd.get_text();  // the build
+    rd.get_text();  // the kernel; then the flags
+    return (rd.get<std::uint8_t>() & wire::kBye) != 0;
+  } catch (const ClusterError&) {  // too short: not a report
+    return false;
+  }
 }
 
 }  // namespace magic

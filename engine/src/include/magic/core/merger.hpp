@@ -40,6 +40,32 @@ struct MergePolicy {
   std::uint64_t stop_after = 0;  // 0: exhaustive
   std::size_t dedup_memory = 0;  // bytes, hash set only
   std::function<void(const nlohmann::json&)> on_solution;
+  // The window between running and handing out: tasks that finish ahead of
+  // the one being folded keep at most this many bytes of solutions in
+  // memory; the rest wait in a spill file (SpillFile) until their turn.
+  std::size_t hold_bytes = kDefaultHoldBytes;
+  std::string spill_directory;  // "": $TMPDIR or /tmp
+  static constexpr std::size_t kDefaultHoldBytes = std::size_t{16} << 20;
+};
+
+// Solutions of tasks that finished ahead of their turn, on disk.  The file
+// is unlinked as soon as it is made, so nothing is left behind, even by a
+// kill -9.  Made at the first spill only.
+class SpillFile {
+ public:
+  explicit SpillFile(std::string directory) : directory_(std::move(directory)) {}
+  ~SpillFile();
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  // Appends bytes; returns where they start.  IoError if the disk refuses.
+  std::uint64_t write(const std::vector<std::byte>& bytes);
+  void read(std::uint64_t at, std::vector<std::byte>& into) const;  // into.size() bytes
+
+ private:
+  void open();
+  std::string directory_;
+  int fd_ = -1;
+  std::uint64_t end_ = 0;
 };
 
 class OrderedMerger {
@@ -74,22 +100,31 @@ class OrderedMerger {
   std::uint64_t folded() const { return folded_before_ + next_; }
   std::uint64_t tasks_run() const { return tasks_run_; }
   bool exhaustive() const { return exhaustive_; }
+  std::uint64_t spilled() const { return spilled_; }  // tasks whose solutions went to the spill file
 
  private:
   struct Slot {
     std::unique_ptr<TaskCore> ctx;
-    std::vector<nlohmann::json> listed;  // a whole task's kept solutions, as saved and handed out
     bool done = false;
+    // Where ctx's solutions wait: in ctx (held_ counts them), or spilled
+    // (then ctx->kept and ctx->deferred are empty and only sized here).
+    bool spilled = false;
+    std::uint64_t spilled_at = 0;
+    std::size_t kept_bytes = 0, deferred_bytes = 0;
   };
   bool defer() const { return emit_policy().defer; }
   // A task that ran to its end and counts as one (not deferred, not aborted).
   bool folds_as_a_task(const Slot& s) const { return s.ctx && !defer() && !s.ctx->aborted(); }
 
   void save(std::uint64_t id, Slot& s, const std::string& source);
+  void hold_or_spill(Slot& s);
+  void take_back(Slot& s);
+  std::vector<nlohmann::json> listed(const TaskCore& c) const;
   void fold(const Slot& s);
   void fold_deferred(const TaskCore& c);
   void add_effort(const TaskRecord& r);
   void hand_out(const nlohmann::json& s);
+  bool wants_more() const { return handed_ < policy_.solutions && policy_.on_solution; }
   void resume_below(std::uint64_t id);
 
   const AnyProblem& p_;
@@ -101,6 +136,9 @@ class OrderedMerger {
   std::vector<Slot> slots_;
   Journal* checkpoint_;
   std::optional<CanonicalSet> set_;
+  SpillFile spill_;
+  std::size_t held_ = 0;  // bytes of solutions in slots ahead of next_
+  std::uint64_t spilled_ = 0;
   std::mutex mu_;
   std::size_t next_ = 0;
   std::uint64_t folded_before_ = 0;  // tasks of earlier chunks

@@ -3,6 +3,7 @@
 // One oneTBB task per range of one (simple_partitioner), so load balances
 // by stealing however uneven the tasks are.  Everything else in the runner is
 // independent of how tasks are scheduled; an MPI coordinator replaces this.
+#include <atomic>
 #include <cstddef>
 #include <optional>
 
@@ -60,18 +61,23 @@ class ThreadAllowance {
   std::optional<tbb::global_control> allow_;
 };
 
+// Tasks start in index order: each oneTBB task takes the next index from
+// a counter, not the index of its own range.  Split ranges would send a
+// second thread to n/2 at once, and every task it finished there would
+// wait in the merger, with its solutions, for the first half to end.
 template <class Body>
 void schedule(unsigned threads, std::size_t n, Body&& body) {
   const ThreadAllowance allowance(threads);
   HandOff hand_off;
   hand_off.to_tasks();
+  std::atomic<std::size_t> next{0};
   tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, n, 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
           hand_off.in_task();
-          for (std::size_t k = range.begin(); k != range.end(); ++k) body(k);
+          for (std::size_t i = range.begin(); i != range.end(); ++i) body(next.fetch_add(1, std::memory_order_relaxed));
           hand_off.task_done();
         },
         tbb::simple_partitioner());

@@ -28,9 +28,11 @@ namespace magic {
 // whose solution stands for a class of them (square_semi.hpp), its weight.
 template <Problem P>
 void count_solution(const P& p, const typename P::Solution& canon, TaskRecord& rec) {
-  if constexpr (requires { p.weight(canon); }) rec.unique += p.weight(canon);
+  // Checked: a figure can have more labellings than 2^64 (a count that
+  // wrapped would be a wrong answer with exit 0).
+  if constexpr (requires { p.weight(canon); }) add_count(rec.unique, p.weight(canon), "unique counts");
   else ++rec.unique;
-  rec.total += p.orbit_size(canon);
+  add_count(rec.total, p.orbit_size(canon), "total counts");
   // A problem whose solution type has room to spare hashes only its part.
   if constexpr (requires { p.hashed_bytes(); }) rec.digest.add_bytes(&canon, p.hashed_bytes());
   else rec.digest.add(canon);
