@@ -137,7 +137,7 @@ std::string verdicts(const std::string& table) {
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("| ", 0) != 0) continue;
     std::size_t at = 0;
-    for (int bar = 0; bar < 6 && at != std::string::npos; ++bar) at = line.find('|', at + 1);
+    for (int bar = 0; bar < 5 && at != std::string::npos; ++bar) at = line.find('|', at + 1);
     out += line.substr(0, at) + "\n";
   }
   return out;
