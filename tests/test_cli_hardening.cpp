@@ -580,6 +580,26 @@ TEST_F(Hardening, ANoneFigureWithAHugeIncidenceGroupRuns) {
   EXPECT_CLEAN_ERROR(run_cli("figure " + at("k0.json") + " --show"));
 }
 
+// Row 13 (b): verify listed every element of the group, so it refused the
+// tool's own result for 8 disjoint lines of 2 points (2^8 * 8! = 10,321,920
+// symmetries).  It now counts under a stabilizer chain of its own.
+TEST_F(Hardening, VerifyTakesAGroupTooLargeToList) {
+  nlohmann::json points = nlohmann::json::array(), lines = nlohmann::json::array();
+  for (int i = 0; i < 8; ++i) {
+    points.push_back("a" + std::to_string(i));
+    points.push_back("b" + std::to_string(i));
+    lines.push_back({"a" + std::to_string(i), "b" + std::to_string(i)});
+  }
+  std::ofstream(at("p8.json")) << nlohmann::json{{"points", points}, {"lines", lines}, {"numbers", "1..17"}}.dump();
+  ASSERT_EQ(run_cli("figure " + at("p8.json") + " --solutions all -q --json " + at("p8-out.json")).code, 0);
+  const nlohmann::json r = nlohmann::json::parse(read_text(at("p8-out.json")));
+  ASSERT_EQ(r.at("problem").at("group").at("order"), 10321920);
+  ASSERT_GT(r.at("counts").at("unique").get<int>(), 1);
+  const CliRun v = run_cli("verify " + at("p8-out.json"));
+  EXPECT_EQ(v.code, 0) << v.err;
+  EXPECT_NE(v.out.find("counts and digest agree"), std::string::npos) << v.out;
+}
+
 // Row 13 (c): a full row with the wrong sum is bad input (exit 2, as
 // docs/cli.md now says) at every order, the wide solver's 9..16 too.
 TEST_F(Hardening, AFullRowWithTheWrongSumIsBadInputAtEveryOrder) {

@@ -173,8 +173,12 @@ void serve(const magic::Job& job, const magic::RunOptions& ro) {
 
 void leave_unserved(const std::string& why) {
   if (g_rank == 0 || g_served || g_primary_failed) return;
-  Outbox out;  // its destructor waits (a while) until MPI has sent them
-  for (std::string& m : magic::unserved_messages("ended without serving: " + why)) out.send(0, std::move(m));
+  try {
+    Outbox out;  // its destructor waits (a while) until MPI has sent them
+    for (std::string& m : magic::unserved_messages("ended without serving: " + why)) out.send(0, std::move(m));
+  } catch (const std::exception&) {
+    // MPI itself is failing: mpirun ends the job when this rank exits.
+  }
 }
 
 std::string shared_input(const std::function<std::string()>& read) {

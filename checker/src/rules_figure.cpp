@@ -5,7 +5,8 @@
 // Everything is read from the result's "problem" (docs/figures.md): the
 // points and lines by name and the figure's "symmetry".  The group is made
 // here from the figure (the incidence group by a search of its own, or the
-// figure's generators closed), and problem.group.order must equal its size.
+// figure's generators) as a stabilizer chain (chain.hpp), and
+// problem.group.order must equal its order.
 //
 // Canonical form and digest bytes: a solution's "points" are the values by
 // point; its canonical form is the lexicographically least of its images
@@ -17,12 +18,12 @@
 #include "magic/core/error.hpp"
 #include "magic/io.hpp"
 #include "magic/figure_catalog.hpp"
+#include "chain.hpp"
 #include "rules.hpp"
 
 namespace magic::checker {
 namespace {
 
-constexpr std::size_t kMaxGroup = 1 << 18;  // the checker lists every element
 constexpr std::size_t kMaxPoints = 64;
 
 std::string point_name(const nlohmann::json& p) {
@@ -78,31 +79,14 @@ bool maps_lines(const Perm& g, const std::vector<std::vector<int>>& lines) {
   return true;
 }
 
-// Every element of the group the generators make (breadth first).
-std::vector<Perm> close_group(const std::vector<Perm>& gens, std::size_t n) {
-  Perm id(n);
-  for (std::size_t i = 0; i < n; ++i) id[i] = static_cast<int>(i);
-  std::set<Perm> seen{id};
-  std::vector<Perm> out{id};
-  for (std::size_t k = 0; k < out.size(); ++k)
-    for (const Perm& g : gens) {
-      Perm h(n);
-      for (std::size_t q = 0; q < n; ++q) h[q] = g[static_cast<std::size_t>(out[k][q])];
-      if (seen.insert(h).second) {
-        if (out.size() >= kMaxGroup)
-          throw SpecError("the figure's group has more than " + std::to_string(kMaxGroup) + " elements, too many for the checker");
-        out.push_back(std::move(h));
-      }
-    }
-  return out;
-}
-
-// Every permutation of the points that maps the lines (a multiset of point
-// sets) onto themselves: the incidence group, found here by backtracking,
-// not read from the file or asked of the engine's nauty.  Points get their
-// images in order; a choice must keep the number of lines through each
-// point and through each pair of points, and every line whose points all
-// have images must map onto a line.
+// The incidence group (every permutation of the points that maps the lines,
+// a multiset of point sets, onto themselves), found here by a search of its
+// own, not read from the file or asked of the engine's nauty.  Sims's way:
+// level by level from the last, an element fixing 0..k-1 that sends k to y
+// is searched for only when the group found so far has none.  A search gives
+// points their images in order; a choice must keep the number of lines
+// through each point and each pair of points, and every line whose points
+// all have images must map onto a line.
 class IncidenceSearch {
  public:
   IncidenceSearch(std::size_t n, const std::vector<std::vector<int>>& lines)
@@ -115,12 +99,27 @@ class IncidenceSearch {
       last_[static_cast<std::size_t>(l.back())].push_back(l);
     }
   }
-  std::vector<Perm> all() {
-    place(0);
-    return found_;
+  Chain group() {
+    Chain chain(n_);
+    for (std::size_t k = n_; k-- > 0;)
+      for (std::size_t y = k + 1; y < n_; ++y)
+        if (!chain.in_orbit(k, static_cast<int>(y)) && extends(k, y)) chain.add(image_);
+    return chain;
   }
 
  private:
+  // An automorphism that fixes 0..k-1 and sends k to y, left in image_.
+  bool extends(std::size_t k, std::size_t y) {
+    std::fill(used_.begin(), used_.end(), false);
+    for (std::size_t p = 0; p < k; ++p) {
+      image_[p] = static_cast<int>(p);
+      used_[p] = true;
+    }
+    if (!fits(k, static_cast<int>(y))) return false;
+    image_[k] = static_cast<int>(y);
+    used_[y] = true;
+    return closes(k) && place(k + 1);
+  }
   int pairs(int a, int b) const { return pair_[static_cast<std::size_t>(a) * n_ + static_cast<std::size_t>(b)]; }
   bool fits(std::size_t p, int q) const {
     for (std::size_t a = 0; a <= p; ++a) {
@@ -140,22 +139,18 @@ class IncidenceSearch {
     }
     return true;
   }
-  void place(std::size_t p) {
-    if (p == n_) {
-      if (found_.size() >= kMaxGroup)
-        throw SpecError("the figure's incidence group has more than " + std::to_string(kMaxGroup) +
-                        " elements, too many for the checker");
-      found_.push_back(image_);
-      return;
-    }
+  // The first completion of image_ from point p on.
+  bool place(std::size_t p) {
+    if (p == n_) return true;
     for (std::size_t q = 0; q < n_; ++q) {
       if (used_[q] || !fits(p, static_cast<int>(q))) continue;
       image_[p] = static_cast<int>(q);
       used_[q] = true;
-      if (closes(p)) place(p + 1);
+      if (closes(p) && place(p + 1)) return true;
       used_[q] = false;
     }
     image_[p] = -1;
+    return false;
   }
 
   std::size_t n_;
@@ -164,7 +159,6 @@ class IncidenceSearch {
   std::vector<std::vector<std::vector<int>>> last_;  // the lines whose last point is p
   Perm image_;
   std::vector<bool> used_;
-  std::vector<Perm> found_;
 };
 
 // The generators a figure lists, by point name.
@@ -191,42 +185,41 @@ std::vector<Perm> named_generators(const nlohmann::json& gens, const std::map<st
 }
 
 // The group the figure's own "symmetry" names (docs/figures.md), made here:
-// the incidence group (the default), none, or the closure of the figure's
-// generators.  problem.group is only checked against it, never believed, so
-// a result relabelled with a smaller group cannot pass with a larger count.
-std::vector<Perm> figure_group(const nlohmann::json& problem, const std::map<std::string, int>& index,
-                               const std::vector<std::vector<int>>& lines) {
+// the incidence group (the default), none, or the figure's generators.
+// problem.group is only checked against it, never believed, so a result
+// relabelled with a smaller group cannot pass with a larger count.
+Chain figure_group(const nlohmann::json& problem, const std::map<std::string, int>& index,
+                   const std::vector<std::vector<int>>& lines) {
   const nlohmann::json& f = problem.at("figure");
   const std::size_t n = index.size();
   const nlohmann::json sym = f.contains("symmetry") ? f.at("symmetry") : nlohmann::json("incidence");
-  std::vector<Perm> all;
-  if (sym == "incidence") all = IncidenceSearch(n, lines).all();
-  else if (sym == "none") all = close_group({}, n);
+  Chain chain(n);
+  if (sym == "incidence") chain = IncidenceSearch(n, lines).group();
   else if (sym.is_object() && sym.size() == 1 && sym.contains("generators"))
-    all = close_group(named_generators(sym.at("generators"), index, lines), n);
-  else
+    for (const Perm& g : named_generators(sym.at("generators"), index, lines)) chain.add(g);
+  else if (sym != "none")
     throw SpecError("problem.figure.symmetry must be \"incidence\", \"none\" or {\"generators\": [...]}");
   if (!problem.contains("group") || !problem.at("group").is_object())
     throw SpecError("problem.group is missing: the result names the group it counted under");
   const std::int64_t order = int_field(problem.at("group"), "order", "problem.group");
-  if (order != static_cast<std::int64_t>(all.size()))
+  if (order < 0 || static_cast<std::uint64_t>(order) != chain.order())
     throw SpecError("problem.group.order says " + std::to_string(order) + ", but the figure's symmetry (" +
                     (sym.is_string() ? sym.get<std::string>() : std::string("generators")) + ") has " +
-                    std::to_string(all.size()) + " elements");
-  return all;
+                    std::to_string(chain.order()) + " elements");
+  return chain;
 }
 
 class FigureRules : public Rules {
  public:
   FigureRules(std::string name, std::size_t points, std::vector<std::vector<int>> lines, std::set<int> numbers, int k,
-              std::optional<std::int64_t> sum, std::vector<Perm> group)
+              std::optional<std::int64_t> sum, Chain group)
       : name_(std::move(name)), points_(points), lines_(std::move(lines)), numbers_(std::move(numbers)), k_(k),
         sum_(sum), group_(std::move(group)) {}
 
   std::string name() const override {
     std::string s = "figure " + name_ + " points=" + std::to_string(points_) + " lines=" +
                     std::to_string(lines_.size()) + " numbers=" + format_numbers(numbers_) +
-                    " equal_lines=" + std::to_string(k_) + " group=" + std::to_string(group_.size());
+                    " equal_lines=" + std::to_string(k_) + " group=" + std::to_string(group_.order());
     if (sum_) s += " sum=" + std::to_string(*sum_);
     return s;
   }
@@ -243,9 +236,9 @@ class FigureRules : public Rules {
     const std::vector<int> sums = line_sums(*pts, lines_);
     const std::optional<int> common = common_sum(sums, k_, sum_, j.error);
     if (!common || !check_sum_fields(sol, *common, sums, j.error)) return j;
-    const Orbit o = orbit_of(*pts, group_);
-    j.canonical = bytes_u16le(o.least, points_);
-    j.orbit = o.size;
+    // Distinct numbers: no labelling is fixed by an element but the identity.
+    j.canonical = bytes_u16le(group_.least_image(*pts), points_);
+    j.orbit = group_.order();
     j.key = *common;
     return j;
   }
@@ -257,7 +250,7 @@ class FigureRules : public Rules {
   std::set<int> numbers_;
   int k_;
   std::optional<std::int64_t> sum_;
-  std::vector<Perm> group_;
+  Chain group_;
 };
 
 // The names of a figure's points, in order.
@@ -314,7 +307,7 @@ std::unique_ptr<Rules> make_figure_rules(const nlohmann::json& problem) {
   if (k > L || 2 * k <= L)
     throw SpecError("problem.equal_lines must be " + std::to_string(L / 2 + 1) + ".." + std::to_string(L) + ", got " +
                     std::to_string(k));
-  std::vector<Perm> group = figure_group(problem, index, lines);
+  Chain group = figure_group(problem, index, lines);
   const std::string name = f.contains("name") && f.at("name").is_string() ? f.at("name").get<std::string>() : "?";
   return std::make_unique<FigureRules>(name, n, std::move(lines), std::move(numbers), static_cast<int>(k),
                                        optional_int(f, "sum", "problem.figure"), std::move(group));

@@ -119,8 +119,8 @@ std::string take(const Rules& rules, const nlohmann::json& sol, const std::strin
   if (!fresh)
     return where + " is the same as solution " + std::to_string(it->second) +
            (rules.has_total() ? " up to rotation and reflection" : "");
-  t.total += j.orbit;
-  t.unique += j.unique;
+  if (__builtin_add_overflow(t.total, j.orbit, &t.total) || __builtin_add_overflow(t.unique, j.unique, &t.unique))
+    throw SpecError("the listed solutions count past 2^64 - 1");  // checked: no count wraps
   t.digest.add(it->first);
   if (j.key) ++t.by_key[*j.key];
   return "";

@@ -120,8 +120,8 @@ void OrderedMerger::save(std::uint64_t id, Slot& s, const std::string& source) {
   checkpoint_->record(id, s.ctx->record, policy_.solutions ? &kept : nullptr, source.empty() ? nullptr : &source);
 }
 
-// A task's kept solutions as JSON, made when needed and then let go (a
-// slot holds bytes: a tenth of the JSON's size).
+// A task's kept solutions as JSON, made when needed and then let go: a
+// slot holds the bytes, far smaller than the JSON values.
 std::vector<nlohmann::json> OrderedMerger::listed(const TaskCore& c) const {
   std::vector<nlohmann::json> out;
   const std::size_t n = c.solution_size();
