@@ -463,17 +463,22 @@ TEST_F(Hardening, TrailingDataAfterAGridIsRefused) {
 
 // Issue 65, round three.  Each test below reproduces one row of the probe.
 
-// Row 1: 16 disjoint lines of 2 points on 1..34 have 28,795,115,120,099,328,000
-// labellings, past 2^64: a count that wraps inside a task was printed with
-// exit 0.  Every addition of counts is checked, in a task and across tasks.
-TEST_F(Hardening, ACountPast2To64IsAnErrorNotAWrappedNumber) {
+// A figure of n disjoint lines a_i b_i, on the given numbers.
+nlohmann::json disjoint_lines(int n, const std::string& numbers) {
   nlohmann::json points = nlohmann::json::array(), lines = nlohmann::json::array();
-  for (int i = 0; i < 16; ++i) {
+  for (int i = 0; i < n; ++i) {
     points.push_back("a" + std::to_string(i));
     points.push_back("b" + std::to_string(i));
     lines.push_back({"a" + std::to_string(i), "b" + std::to_string(i)});
   }
-  std::ofstream(at("p16.json")) << nlohmann::json{{"points", points}, {"lines", lines}, {"numbers", "1..34"}}.dump();
+  return {{"points", points}, {"lines", lines}, {"numbers", numbers}};
+}
+
+// Row 1: 16 disjoint lines of 2 points on 1..34 have 28,795,115,120,099,328,000
+// labellings, past 2^64: a count that wraps inside a task was printed with
+// exit 0.  Every addition of counts is checked, in a task and across tasks.
+TEST_F(Hardening, ACountPast2To64IsAnErrorNotAWrappedNumber) {
+  std::ofstream(at("p16.json")) << disjoint_lines(16, "1..34").dump();
   for (const char* split : {"", " --split-depth 8", " --split-depth 0"}) {
     const CliRun r = run_cli("figure " + at("p16.json") + split + " -t 2 --json " + at("p16-out.json"));
     EXPECT_CLEAN_ERROR(r);
@@ -584,13 +589,7 @@ TEST_F(Hardening, ANoneFigureWithAHugeIncidenceGroupRuns) {
 // tool's own result for 8 disjoint lines of 2 points (2^8 * 8! = 10,321,920
 // symmetries).  It now counts under a stabilizer chain of its own.
 TEST_F(Hardening, VerifyTakesAGroupTooLargeToList) {
-  nlohmann::json points = nlohmann::json::array(), lines = nlohmann::json::array();
-  for (int i = 0; i < 8; ++i) {
-    points.push_back("a" + std::to_string(i));
-    points.push_back("b" + std::to_string(i));
-    lines.push_back({"a" + std::to_string(i), "b" + std::to_string(i)});
-  }
-  std::ofstream(at("p8.json")) << nlohmann::json{{"points", points}, {"lines", lines}, {"numbers", "1..17"}}.dump();
+  std::ofstream(at("p8.json")) << disjoint_lines(8, "1..17").dump();
   ASSERT_EQ(run_cli("figure " + at("p8.json") + " --solutions all -q --json " + at("p8-out.json")).code, 0);
   const nlohmann::json r = nlohmann::json::parse(read_text(at("p8-out.json")));
   ASSERT_EQ(r.at("problem").at("group").at("order"), 10321920);

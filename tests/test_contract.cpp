@@ -350,7 +350,7 @@ TEST_P(Contract, AWindowOfNothingChangesNothing) {
   RunOptions plain{.threads = 1};
   plain.adaptive = false;
   const auto [ref, ref_solutions] = run_with_solutions(GetParam().run, plain, ~std::uint64_t{0});
-  for (unsigned t : {2u, 3u}) {
+  for (unsigned t : {3u}) {  // more threads than cores: tasks finish out of order
     RunOptions ro = forced_split({.threads = t}, 50);
     ro.hold_bytes = 0;
     const auto [r, solutions] = run_with_solutions(GetParam().run, ro, ~std::uint64_t{0});

@@ -186,12 +186,16 @@ TEST(Mpi, EverySubcommandRunsOnTwoRanksAsInOneProcess) {
     EXPECT_EQ(got.out, want.out) << args;
     covered.insert(args.substr(0, args.find(' ')));
   }
-  const std::string reproduce = "reproduce --quick --no-baselines -q -t 1 --out ";
-  const CliRun want = run_cli(reproduce + d + "one");
-  const CliRun got = run_cli_raw(mpirun(2) + reproduce + d + "two");
-  EXPECT_EQ(got.code, want.code) << got.err;
-  EXPECT_EQ(verdicts(got.out), verdicts(want.out));
-  EXPECT_NE(verdicts(want.out).find("match"), std::string::npos) << want.out;
+  // reproduce's table carries its own oracle (the documents' counts): on 2
+  // ranks every row matches, as in one process (test_reproduce.cpp).
+  const CliRun got = run_cli_raw(mpirun(2) + "reproduce --quick --no-baselines -q -t 2 --out " + d + "two");
+  EXPECT_EQ(got.code, 0) << got.err;
+  const std::string table = verdicts(got.out);
+  std::size_t rows = 0, matches = 0;
+  for (std::size_t at = table.find('\n'); at != std::string::npos; at = table.find('\n', at + 1)) ++rows;
+  for (std::size_t at = table.find("| match"); at != std::string::npos; at = table.find("| match", at + 1)) ++matches;
+  EXPECT_GE(matches, 30u) << got.out;
+  EXPECT_EQ(matches + 1, rows) << table;  // every row but the header
   covered.insert("reproduce");
   for (const std::string& sub : subcommands()) EXPECT_TRUE(covered.count(sub)) << sub << " is not run on 2 ranks here";
   EXPECT_GE(covered.size(), 9u);
