@@ -12,7 +12,8 @@ family's name, then its fields as keyword arguments (``n=12``,
 ``order=4, kind="pandiagonal"``, ``figure={...}`` or ``builtin="hexagon-3"``).
 The run options are those the CLI shares: ``threads``, ``split_depth``,
 ``shard``, ``checkpoint``, ``checkpoint_interval``, ``limit``, ``dedup``,
-``dedup_memory`` (MiB), ``adaptive``; None means the default.  Searches release the GIL; Ctrl-C raises KeyboardInterrupt
+``dedup_memory`` (MiB), ``adaptive``; None means the default.  Searches
+release the GIL; Ctrl-C raises KeyboardInterrupt
 within a second, and a run with a checkpoint resumes from it when called
 again.  A bad argument raises ValueError with the CLI's message.
 """
