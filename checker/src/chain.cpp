@@ -33,16 +33,6 @@ Chain::Chain(std::size_t n) : n_(n), t_(n, std::vector<std::optional<Perm>>(n)),
 
 void Chain::add(const Perm& g) { enter(0, g); }
 
-bool Chain::contains(const Perm& g) const {
-  Perm h = g;
-  for (std::size_t k = 0; k < n_; ++k) {
-    const auto& t = t_[k][static_cast<std::size_t>(h[k])];
-    if (!t) return false;
-    h = compose(inverse(*t), h);
-  }
-  return true;
-}
-
 // g fixes 0..k-1.  Sifted down the levels; what is left over (if not the
 // identity) is a new strong generator at the level where it stopped, and
 // every level above it takes it too.

@@ -22,7 +22,6 @@ class Chain {
   explicit Chain(std::size_t n);
   // Adds g (a permutation of 0..n-1) to the group's generators.
   void add(const Perm& g);
-  bool contains(const Perm& g) const;
   // Whether an element fixing 0..k-1 sends k to y.
   bool in_orbit(std::size_t k, int y) const { return t_[k][static_cast<std::size_t>(y)].has_value(); }
   // The group's order; SpecError past 2^62, as the engine refuses.

@@ -184,6 +184,11 @@ std::vector<Perm> named_generators(const nlohmann::json& gens, const std::map<st
   return out;
 }
 
+// A figure's "symmetry" field; absent, the incidence group.
+nlohmann::json symmetry_of(const nlohmann::json& f) {
+  return f.contains("symmetry") ? f.at("symmetry") : nlohmann::json("incidence");
+}
+
 // The group the figure's own "symmetry" names (docs/figures.md), made here:
 // the incidence group (the default), none, or the figure's generators.
 // problem.group is only checked against it, never believed, so a result
@@ -192,7 +197,7 @@ Chain figure_group(const nlohmann::json& problem, const std::map<std::string, in
                    const std::vector<std::vector<int>>& lines) {
   const nlohmann::json& f = problem.at("figure");
   const std::size_t n = index.size();
-  const nlohmann::json sym = f.contains("symmetry") ? f.at("symmetry") : nlohmann::json("incidence");
+  const nlohmann::json sym = symmetry_of(f);
   Chain chain(n);
   if (sym == "incidence") chain = IncidenceSearch(n, lines).group();
   else if (sym.is_object() && sym.size() == 1 && sym.contains("generators"))
@@ -214,12 +219,12 @@ class FigureRules : public Rules {
   FigureRules(std::string name, std::size_t points, std::vector<std::vector<int>> lines, std::set<int> numbers, int k,
               std::optional<std::int64_t> sum, Chain group)
       : name_(std::move(name)), points_(points), lines_(std::move(lines)), numbers_(std::move(numbers)), k_(k),
-        sum_(sum), group_(std::move(group)) {}
+        sum_(sum), group_(std::move(group)), order_(group_.order()) {}
 
   std::string name() const override {
     std::string s = "figure " + name_ + " points=" + std::to_string(points_) + " lines=" +
                     std::to_string(lines_.size()) + " numbers=" + format_numbers(numbers_) +
-                    " equal_lines=" + std::to_string(k_) + " group=" + std::to_string(group_.order());
+                    " equal_lines=" + std::to_string(k_) + " group=" + std::to_string(order_);
     if (sum_) s += " sum=" + std::to_string(*sum_);
     return s;
   }
@@ -238,7 +243,7 @@ class FigureRules : public Rules {
     if (!common || !check_sum_fields(sol, *common, sums, j.error)) return j;
     // Distinct numbers: no labelling is fixed by an element but the identity.
     j.canonical = bytes_u16le(group_.least_image(*pts), points_);
-    j.orbit = group_.order();
+    j.orbit = order_;
     j.key = *common;
     return j;
   }
@@ -251,6 +256,7 @@ class FigureRules : public Rules {
   int k_;
   std::optional<std::int64_t> sum_;
   Chain group_;
+  std::uint64_t order_;  // the group's, once: every labelling's orbit has this size
 };
 
 // The names of a figure's points, in order.
@@ -259,10 +265,6 @@ std::vector<std::string> point_names(const nlohmann::json& f) {
   if (f.contains("points") && f.at("points").is_array())
     for (const auto& p : f.at("points")) out.push_back(point_name(p));
   return out;
-}
-
-nlohmann::json symmetry_of(const nlohmann::json& f) {
-  return f.contains("symmetry") ? f.at("symmetry") : nlohmann::json("incidence");
 }
 
 // A result of a built-in figure must echo that figure: its points, lines and
