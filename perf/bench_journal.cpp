@@ -2,12 +2,15 @@
 // buffer, written and fsync'd once per interval.  The per-task figure must
 // not grow with the tasks already recorded (the old checkpoint rewrote them
 // all), so it is measured after 1,000 and after 100,000 records.
+// And the reader's cost per solution of a result file (magic::parse_json):
+// it too must not grow with the solutions before it.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <string>
 #include <unistd.h>
 
+#include "magic/io.hpp"
 #include "magic/journal.hpp"
 
 namespace {
@@ -45,6 +48,17 @@ void BM_JournalRecord(benchmark::State& state) {
   std::remove(path.c_str());
 }
 BENCHMARK(BM_JournalRecord)->Args({1000, 2000})->Args({100000, 2000})->Args({1000, 0})->Unit(benchmark::kMicrosecond);
+
+// range(0): solutions in the array, each an object as a result file lists them.
+void BM_ParseSolutions(benchmark::State& state) {
+  std::string text = "{\"solutions\":[";
+  for (std::int64_t i = 0; i < state.range(0); ++i)
+    text += std::string(i ? "," : "") + "{\"points\":[1,2,3,4,5,6,7,8],\"sum\":" + std::to_string(i % 90) + "}";
+  text += "]}";
+  for (auto _ : state) benchmark::DoNotOptimize(magic::parse_json(text, "bench"));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_ParseSolutions)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

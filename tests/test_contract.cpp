@@ -644,6 +644,27 @@ TEST(Runner, ATaskFinishedTwiceFailsTheRunAndIsJournalledOnce) {
   EXPECT_EQ(on_disk->done.size(), 1u);
 }
 
+// A problem with an orbit bound adds `total` unchecked in its loop
+// (count_solution; square5.hpp: 8); its task checks unique * kOrbitBound at
+// its end, so a count that may have passed 2^64 - 1 fails the run as a
+// checked addition does.
+struct SubsetSumWideOrbits : SubsetSum {
+  static constexpr std::uint64_t kOrbitBound = std::uint64_t{1} << 62;
+};
+
+TEST(Runner, ATaskPastItsOrbitBoundFailsTheRun) {
+  for (const int depth : {0, 3}) {
+    try {
+      magic::run(SubsetSumWideOrbits{{20, 6, 63}}, {.threads = 2, .split_depth = depth});
+      ADD_FAILURE() << "depth " << depth << ": no error";
+    } catch (const magic::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("passes 2^64 - 1"), std::string::npos) << e.what();
+    }
+  }
+  const RunResult r = magic::run(SubsetSum{20, 6, 63}, {.threads = 2, .split_depth = 0});
+  EXPECT_GT(r.unique, 4u);  // the same search without the bound: the wide one did count past 4
+}
+
 // Puts another file in the journal's place while task 4 runs, as a `git
 // checkout` of an older copy of the journal would.
 struct SwapsJournal : SubsetSum {

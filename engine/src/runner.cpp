@@ -103,6 +103,15 @@ struct Pieces {
   TaskGroup group;
 };
 
+// What follows every solve(): the count check that emit() leaves to the
+// caller (an InputError if a count passed 2^64 - 1), then the task's nodes
+// and CPU seconds (+=: a solver's side searches add theirs) in its record.
+void close_record(TaskCore& ctx, double cpu_at_start) {
+  if (ctx.counts_wrapped()) count_overflow("a task's counts");
+  ctx.record.nodes = ctx.nodes;
+  ctx.record.cpu_seconds += thread_cpu_seconds() - cpu_at_start;
+}
+
 }  // namespace
 
 std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task) {
@@ -127,13 +136,12 @@ std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task
   const double c0 = thread_cpu_seconds();
   try {
     team.p.solve(task, *ctx);
+    close_record(*ctx, c0);
   } catch (...) {
     team.stop.fail(std::current_exception());
     if (pieces) pieces->group.wait();
     return nullptr;  // half a task is never folded or saved
   }
-  ctx->record.nodes = ctx->nodes;
-  ctx->record.cpu_seconds += thread_cpu_seconds() - c0;  // (+=: a solver's side searches add theirs)
   std::vector<std::unique_ptr<TaskCore>> done;
   if (pieces) {
     pieces->group.wait();
@@ -161,8 +169,7 @@ std::optional<Contexts> probe_whole(const AnyProblem& p, const EmitPolicy& polic
     ctx->limit_nodes(kProbeNodes - nodes);
     const double c0 = thread_cpu_seconds();
     p.solve(root, *ctx);
-    ctx->record.nodes = ctx->nodes;
-    ctx->record.cpu_seconds += thread_cpu_seconds() - c0;  // (+=: a solver's side searches add theirs)
+    close_record(*ctx, c0);
     nodes += ctx->nodes;
     cut = ctx->over_limit();
     done.push_back(std::move(ctx));
@@ -191,10 +198,14 @@ void run_chunk(const TaskTeam& team, const Folding& fold, const TaskChunk& chunk
   const TaskSelection sel = select_unjournalled(chunk.first, chunk.size(), r, fold.journal);
   fold.merger.begin_chunk(sel.run, sel.resumed);
   team.gauge.queued(static_cast<std::int64_t>(sel.run.size()));
-  schedule(r.threads, sel.run.size(), [&](std::size_t k) {
-    auto ctx = solve_task(team, chunk.state(sel.run[k] - chunk.first));
-    fold.merger.finish(k, std::move(ctx), fold.progress);
-  });
+  const TaskOrder order = fold.merger.tasks_carry_solutions() ? TaskOrder::Ascending : TaskOrder::Any;
+  schedule(
+      r.threads, sel.run.size(),
+      [&](std::size_t k) {
+        auto ctx = solve_task(team, chunk.state(sel.run[k] - chunk.first));
+        fold.merger.finish(k, std::move(ctx), fold.progress);
+      },
+      order);
 }
 
 // The streamed tasks, chunk by chunk, until the list ends or the run stops;

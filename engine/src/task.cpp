@@ -86,7 +86,7 @@ void TaskCore::absorb_remote(std::vector<std::unique_ptr<TaskCore>>& done) {
 
 void TaskCore::refresh() {
   tick_ = interval_;
-  if (run_stop_.requested() || nodes > node_limit_) {
+  if (run_stop_.requested() || nodes > node_limit_ || counts_wrapped_) {
     stop();
     return;
   }

@@ -72,7 +72,8 @@ class Square5Problem {
   bool has_group() const { return true; }
   Solution canonical(const Solution& s) const { return d4_.canonical(s); }
   // Distinct corners: no rotation or reflection fixes a square.
-  std::uint64_t orbit_size(const Solution&) const { return 8; }
+  static constexpr std::uint64_t kOrbitBound = 8;  // count_solution
+  std::uint64_t orbit_size(const Solution&) const { return kOrbitBound; }
   std::int64_t key(const Solution& s) const { return s[12]; }  // counts.by_center
   nlohmann::json to_json(const Solution& s) const { return grid_rows(s, 5); }
 

@@ -77,7 +77,8 @@ class MostPerfect8Problem {
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return emit_ == Emit::Translates; }
   Solution canonical(const Solution& s) const { return emit_ == Emit::Translates ? d4_.canonical(s) : s; }
-  std::uint64_t orbit_size(const Solution&) const { return emit_ == Emit::Translates ? 8 : 1; }
+  static constexpr std::uint64_t kOrbitBound = 8;  // count_solution
+  std::uint64_t orbit_size(const Solution&) const { return emit_ == Emit::Translates ? kOrbitBound : 1; }
   nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
   template <class F>

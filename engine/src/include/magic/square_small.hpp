@@ -71,7 +71,8 @@ class SmallSquareProblem {
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return true; }
   Solution canonical(const Solution& s) const { return d4_.canonical(s); }
-  std::uint64_t orbit_size(const Solution&) const { return 8; }
+  static constexpr std::uint64_t kOrbitBound = 8;  // count_solution
+  std::uint64_t orbit_size(const Solution&) const { return kOrbitBound; }
   std::int64_t key(const Solution& s) const
     requires(N % 2 == 1)
   {

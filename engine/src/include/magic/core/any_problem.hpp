@@ -82,7 +82,9 @@ class Erased final : public AnyProblem {
   }
   nlohmann::json to_json(const std::byte* solution) const override { return p_.to_json(load<Solution>(solution)); }
   void count(const std::byte* canonical, TaskRecord& rec) const override {
-    count_solution(p_, load<Solution>(canonical), rec);
+    // (An unchecked addition of at most kOrbitBound wraps at most once.)
+    const std::uint64_t before = rec.total;
+    if (!count_solution(p_, load<Solution>(canonical), rec) || rec.total < before) count_overflow("total counts");
   }
 
  private:
