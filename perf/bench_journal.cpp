@@ -55,7 +55,8 @@ void BM_ParseSolutions(benchmark::State& state) {
   for (std::int64_t i = 0; i < state.range(0); ++i)
     text += std::string(i ? "," : "") + "{\"points\":[1,2,3,4,5,6,7,8],\"sum\":" + std::to_string(i % 90) + "}";
   text += "]}";
-  for (auto _ : state) benchmark::DoNotOptimize(magic::parse_json(text, "bench"));
+  const magic::JsonLimits limits{.max_depth = 64, .max_bytes = text.size()};
+  for (auto _ : state) benchmark::DoNotOptimize(magic::parse_json(text, "bench", limits));
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_ParseSolutions)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);

@@ -198,14 +198,10 @@ void run_chunk(const TaskTeam& team, const Folding& fold, const TaskChunk& chunk
   const TaskSelection sel = select_unjournalled(chunk.first, chunk.size(), r, fold.journal);
   fold.merger.begin_chunk(sel.run, sel.resumed);
   team.gauge.queued(static_cast<std::int64_t>(sel.run.size()));
-  const TaskOrder order = fold.merger.tasks_carry_solutions() ? TaskOrder::Ascending : TaskOrder::Any;
-  schedule(
-      r.threads, sel.run.size(),
-      [&](std::size_t k) {
-        auto ctx = solve_task(team, chunk.state(sel.run[k] - chunk.first));
-        fold.merger.finish(k, std::move(ctx), fold.progress);
-      },
-      order);
+  schedule(r.threads, sel.run.size(), [&](std::size_t k) {
+    auto ctx = solve_task(team, chunk.state(sel.run[k] - chunk.first));
+    fold.merger.finish(k, std::move(ctx), fold.progress);
+  });
 }
 
 // The streamed tasks, chunk by chunk, until the list ends or the run stops;

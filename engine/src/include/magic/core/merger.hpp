@@ -85,13 +85,6 @@ class OrderedMerger {
     return {p.emits(), m.hash_set || m.stop_after > 0, m.solutions, m.stop_after};
   }
   EmitPolicy emit_policy() const { return emit_policy(p_, policy_); }
-  // Whether a finished task carries solutions, kept or deferred: if so,
-  // tasks must start in order (TaskOrder::Ascending), or those that finish
-  // ahead of their turn fill the window and spill.
-  bool tasks_carry_solutions() const {
-    const EmitPolicy e = emit_policy();
-    return e.keep > 0 || e.defer;
-  }
 
   // Hands over this run's k-th task (null: skipped, never run), run by
   // build `source` (empty: this process's; a cluster's other ranks may

@@ -61,18 +61,12 @@ class ThreadAllowance {
   std::optional<tbb::global_control> allow_;
 };
 
-// In what order tasks start.  Any: oneTBB's split ranges, each task
-// the index of its own range, so a second thread starts at n/2 and each
-// keeps to neighbouring tasks.  Ascending: each oneTBB task takes the next
-// index from a counter.  Tasks that carry solutions need it: under split
-// ranges every task the second thread finished would wait in the merger,
-// with its solutions, for the first half to end.  Tasks that carry only
-// counts take Any, the faster of the two (about 2 % on square --order 5
-// -t 2, perf/results/memory.md).
-enum class TaskOrder { Any, Ascending };
-
+// Tasks start in index order: each oneTBB task takes the next index from
+// a counter, not the index of its own range.  Split ranges would send a
+// second thread to n/2 at once, and every task it finished there would
+// wait in the merger, with its solutions, for the first half to end.
 template <class Body>
-void schedule(unsigned threads, std::size_t n, Body&& body, TaskOrder order = TaskOrder::Ascending) {
+void schedule(unsigned threads, std::size_t n, Body&& body) {
   const ThreadAllowance allowance(threads);
   HandOff hand_off;
   hand_off.to_tasks();
@@ -83,8 +77,7 @@ void schedule(unsigned threads, std::size_t n, Body&& body, TaskOrder order = Ta
         tbb::blocked_range<std::size_t>(0, n, 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
           hand_off.in_task();
-          for (std::size_t k = range.begin(); k != range.end(); ++k)
-            body(order == TaskOrder::Ascending ? next.fetch_add(1, std::memory_order_relaxed) : k);
+          for (std::size_t i = range.begin(); i != range.end(); ++i) body(next.fetch_add(1, std::memory_order_relaxed));
           hand_off.task_done();
         },
         tbb::simple_partitioner());
