@@ -35,6 +35,11 @@ struct Progress {
 // one machine resumes on another.
 inline constexpr std::uint64_t kTargetTasks = 1000;
 
+// The window of solutions held for tasks that finish ahead of their turn
+// (RunOptions::hold_bytes): at 16 threads, 56 of the 64 MiB that issue 65
+// allows (perf/results/memory.md).
+inline constexpr std::size_t kDefaultHoldBytes = std::size_t{16} << 20;
+
 struct RunOptions {
   unsigned threads = 0;        // 0 = all cores
   int split_depth = -1;        // -1 = the first level with kTargetTasks tasks
@@ -60,7 +65,7 @@ struct RunOptions {
   // Solutions of tasks that finish ahead of their turn: at most hold_bytes
   // stay in memory, the rest wait in an unlinked file in spill_directory
   // ("": $TMPDIR or /tmp), so memory does not grow with the threads.
-  std::size_t hold_bytes = std::size_t{16} << 20;
+  std::size_t hold_bytes = kDefaultHoldBytes;
   std::string spill_directory;
 };
 

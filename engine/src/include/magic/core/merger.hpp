@@ -31,6 +31,7 @@
 #include "magic/journal.hpp"
 #include "magic/core/any_problem.hpp"
 #include "magic/core/task.hpp"
+#include "magic/run_options.hpp"
 
 namespace magic {
 
@@ -45,7 +46,6 @@ struct MergePolicy {
   // memory; the rest wait in a spill file (SpillFile) until their turn.
   std::size_t hold_bytes = kDefaultHoldBytes;
   std::string spill_directory;  // "": $TMPDIR or /tmp
-  static constexpr std::size_t kDefaultHoldBytes = std::size_t{16} << 20;
 };
 
 // Solutions of tasks that finished ahead of their turn, on disk.  The file
