@@ -228,19 +228,26 @@ struct TooDeep {};
 class DepthLimitedDom : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
  public:
   DepthLimitedDom(nlohmann::json& out, std::size_t max_depth) : json_sax_dom_parser(out, true), max_depth_(max_depth) {}
-  bool start_object(std::size_t n) { return enter() && json_sax_dom_parser::start_object(n); }
-  bool start_array(std::size_t n) { return enter() && json_sax_dom_parser::start_array(n); }
-  bool end_object() { return leave() && json_sax_dom_parser::end_object(); }
-  bool end_array() { return leave() && json_sax_dom_parser::end_array(); }
+  bool start_object(std::size_t n) {
+    enter();
+    return json_sax_dom_parser::start_object(n);
+  }
+  bool start_array(std::size_t n) {
+    enter();
+    return json_sax_dom_parser::start_array(n);
+  }
+  bool end_object() {
+    --depth_;
+    return json_sax_dom_parser::end_object();
+  }
+  bool end_array() {
+    --depth_;
+    return json_sax_dom_parser::end_array();
+  }
 
  private:
-  bool enter() {
+  void enter() {
     if (++depth_ > max_depth_) throw TooDeep{};
-    return true;
-  }
-  bool leave() {
-    --depth_;
-    return true;
   }
   std::size_t max_depth_;
   std::size_t depth_ = 0;
