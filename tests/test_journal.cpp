@@ -13,12 +13,41 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "magic/io.hpp"
 #include "magic/journal.hpp"
 #include "magic/spec.hpp"
 #include "magic/result.hpp"
 #include "temp_path.hpp"
 
 namespace {
+
+// Every JSON file the tool reads goes through parse_json: at most 64 levels,
+// counted as the parser opens and closes them (a SAX DOM builder since the
+// callback parser, quadratic in an array of objects, was dropped).
+TEST(ParseJson, SixtyFourLevelsAndNoMore) {
+  const auto nested = [](std::size_t levels, const std::string& inner) {
+    return std::string(levels, '[') + inner + std::string(levels, ']');
+  };
+  EXPECT_EQ(magic::parse_json(nested(64, ""), "t"), nlohmann::json::parse(nested(64, "")));
+  try {
+    magic::parse_json(nested(65, ""), "t");
+    ADD_FAILURE() << "65 levels read";
+  } catch (const magic::InputError& e) {
+    EXPECT_STREQ(e.what(), "t: nested deeper than 64 levels");
+  }
+  // Siblings at the deepest level: closing a level gives it back.
+  std::string siblings;
+  for (int i = 0; i < 100; ++i) siblings += std::string(i ? "," : "") + "[{\"k\":" + std::to_string(i) + "}]";
+  const std::string wide = nested(62, siblings);
+  EXPECT_EQ(magic::parse_json(wide, "t"), nlohmann::json::parse(wide));
+  EXPECT_THROW(magic::parse_json(nested(63, siblings), "t"), magic::InputError);
+  try {
+    magic::parse_json("[1,2", "t");
+    ADD_FAILURE() << "a cut array read";
+  } catch (const magic::InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("t: malformed JSON: ", 0), 0u) << e.what();
+  }
+}
 
 const nlohmann::json kHeader{{"problem", {{"name", "toy"}}}, {"split_depth", 2}, {"shard", "0/1"}, {"tasks", 10}};
 
