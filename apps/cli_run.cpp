@@ -56,14 +56,14 @@ magic::RunOptions search_options(const Common& c, std::uint64_t want) {
   return ro;
 }
 
-// Ranks 1.. of magic-enum-mpi: solve what rank 0 hands out; rank 0 reports.
+// Ranks 1.. of magicount-mpi: solve what rank 0 hands out; rank 0 reports.
 int serve_job(const magic::Job& job, const Common& c) {
   install_signal_handlers();
   cluster::serve(job, search_options(c, solutions_wanted(c)));
   return interrupt_flag().load() ? interrupt_exit_code() : kOk;
 }
 
-// Rank 0 of magic-enum-mpi tells waiting workers to stop if it fails
+// Rank 0 of magicount-mpi tells waiting workers to stop if it fails
 // before its coordinator runs (a bad output path, say).
 struct ReleaseWorkers {
   ~ReleaseWorkers() { cluster::release_workers(); }

@@ -1,6 +1,6 @@
 #pragma once
-// Where a search runs: in this process (magic-enum), or across the ranks of
-// an MPI job (magic-enum-mpi, built with -DMAGIC_WITH_MPI=ON).  Both
+// Where a search runs: in this process (magicount), or across the ranks of
+// an MPI job (magicount-mpi, built with -DMAGIC_WITH_MPI=ON).  Both
 // binaries are built from the same CLI sources; this header is the one
 // place they differ.
 #include <functional>

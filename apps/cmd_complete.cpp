@@ -24,7 +24,7 @@ struct CompleteArgs {
 };
 
 // A grid is a few hundred bytes; read_file's 1 MiB cap keeps
-// `yes | magic-enum complete` or a wrong multi-gigabyte file from hanging.
+// `yes | magicount complete` or a wrong multi-gigabyte file from hanging.
 std::string read_input(const std::string& path) {
   if (path == "-" && ::isatty(STDIN_FILENO)) throw UsageError("no input: give a grid FILE or pipe a grid into stdin");
   return magic::read_file(path);
@@ -85,11 +85,11 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
   pr.exit_code = [impossible, budget](const magic::RunResult& r) -> int {
     if (r.unique > 0 || r.shard_count > 1) return kOk;
     if (!r.exhaustive) {
-      std::cerr << "magic-enum: undecided: no completion found within the budget of " << budget
+      std::cerr << "magicount: undecided: no completion found within the budget of " << budget
                 << " nodes, and none ruled out (raise --budget; 0 = no bound)\n";
       return kUndecided;
     }
-    std::cerr << "magic-enum: no completion: "
+    std::cerr << "magicount: no completion: "
               << (impossible.empty() ? "the givens cannot be completed under these constraints" : impossible)
               << "\n";
     return kNoSolution;

@@ -1,4 +1,4 @@
-// magic-enum completion bash: a bash completion script made from the
+// magicount completion bash: a bash completion script made from the
 // options table itself, so it offers exactly what --help lists.
 #include <iostream>
 #include <sstream>
@@ -34,8 +34,8 @@ std::string bash_script(const CLI::App& app) {
   std::ostringstream s;
   std::string subs;
   for (const CLI::App* sub : app.get_subcommands({})) subs += (subs.empty() ? "" : " ") + sub->get_name();
-  s << "# bash completion for magic-enum, made by `magic-enum completion bash` from its options table.\n"
-       "_magic_enum() {\n"
+  s << "# bash completion for magicount, made by `magicount completion bash` from its options table.\n"
+       "_magicount() {\n"
        "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} sub='' i\n"
        "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
        "    case ${COMP_WORDS[i]} in -*) ;; *) sub=${COMP_WORDS[i]}; break ;; esac\n"
@@ -57,7 +57,9 @@ std::string bash_script(const CLI::App& app) {
        "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
        "  fi\n"
        "}\n"
-       "complete -o default -F _magic_enum magic-enum magic-enum-mpi\n";
+       "complete -o default -F _magicount magicount magicount-mpi\n"
+       "# magic-enum: the old name, for this release only.\n"
+       "complete -o default -F _magicount magic-enum magic-enum-mpi\n";
   return s.str();
 }
 
@@ -65,7 +67,7 @@ void add_completion(CLI::App& app, Action& action) {
   auto shell = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("completion", "print a shell completion script made from these options");
   sub->add_option("shell", *shell, "the shell: bash")->required()->check(CLI::IsMember({"bash"}));
-  sub->footer("Installed to share/bash-completion/completions/magic-enum; or: source <(magic-enum completion bash)");
+  sub->footer("Installed to share/bash-completion/completions/magicount; or: source <(magicount completion bash)");
   // The callback holds `shell`: the option writes into it at parse time.
   sub->callback([&app, &action, shell] {
     action = [&app, shell]() -> int {

@@ -1,4 +1,4 @@
-// magic-enum merge: shard results of one run into the result of the whole.
+// magicount merge: shard results of one run into the result of the whole.
 #include <iostream>
 
 #include "cli_common.hpp"

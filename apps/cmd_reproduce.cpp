@@ -68,7 +68,7 @@ int check_records(const ReproduceArgs& a) {
     for (const auto& line : c.checks) std::cout << "  " << line << "\n";
     all = all && c.status != "differs";
   }
-  if (!all) std::cerr << "magic-enum: error: some records do not agree (see above)\n";
+  if (!all) std::cerr << "magicount: error: some records do not agree (see above)\n";
   return all ? kOk : kNoSolution;
 }
 
@@ -84,7 +84,7 @@ void add_reproduce(CLI::App& app, Action& action) {
   sub->add_option("--threads,-t", a->threads, "worker threads (default: all cores)")->transform(whole_number() & CLI::Range(1u, 4096u));
   sub->add_option("--documents", a->documents, "documents data file (default: the copy built in)");
   sub->add_option("--data", a->data,
-                  "data directory, with records/ and figures/ (default: share/magic-enum when installed, the "
+                  "data directory, with records/ and figures/ (default: share/magicount when installed, the "
                   "source tree's data/ when run from the build)");
   auto* none = sub->add_flag("--no-baselines", a->no_baselines, "skip timing the ports of the documents' algorithms");
   sub->add_flag("--all-baselines", a->all_baselines,
@@ -140,7 +140,7 @@ void add_reproduce(CLI::App& app, Action& action) {
       std::cout << md.substr(0, md.find("\n## ")) << "\nWritten to " << ro.out_dir
                 << "/ (report.md, report.json, charts, one JSON and SVG per problem)\n";
       if (!report.at("all_match").get<bool>()) {
-        std::cerr << "magic-enum: error: some results do not match the documents (see report.md)\n";
+        std::cerr << "magicount: error: some results do not match the documents (see report.md)\n";
         return kNoSolution;
       }
       return kOk;

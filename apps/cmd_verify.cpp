@@ -1,4 +1,4 @@
-// `magic-enum verify`: the independent checker (checker/) on a result file.
+// `magicount verify`: the independent checker (checker/) on a result file.
 // Exit 0: verified (summary on stdout); 1: a solution or figure is wrong
 // (one line on stderr); 2: the file cannot be read or is not a result file
 // (a magic::Error, reported by main like every other input error).
@@ -35,7 +35,7 @@ void add_verify(CLI::App& app, Action& action) {
   sub->callback([opts, &action] {
     action = [opts]() -> int {
       const magic::checker::VerifyReport r = magic::checker::verify(*opts);
-      (r.ok ? std::cout : std::cerr) << (r.ok ? "" : "magic-enum: verify failed: ") << r.line << "\n";
+      (r.ok ? std::cout : std::cerr) << (r.ok ? "" : "magicount: verify failed: ") << r.line << "\n";
       return r.ok ? 0 : 1;
     };
   });

@@ -1,7 +1,7 @@
 #pragma once
 // Subcommands register themselves (one file each, no central list to edit):
 //   static const cli::RegisterCommand reg(30, add_star, cli::Ranks::Every);
-// The number orders them in --help; the ranks say where magic-enum-mpi
+// The number orders them in --help; the ranks say where magicount-mpi
 // runs it: a search on every rank (they serve rank 0's coordinator), the
 // rest on rank 0 alone.
 #include <functional>

@@ -3,9 +3,9 @@
 // installed.  The same binary works in both places:
 //
 //   run from the build tree          installed under a prefix P
-//   <build>/bin/magic-enum           P/bin/magic-enum
-//   data:    <source>/data           P/share/magic-enum
-//   helpers: <build>/bin             P/libexec/magic-enum
+//   <build>/bin/magicount           P/bin/magicount
+//   data:    <source>/data           P/share/magicount
+//   helpers: <build>/bin             P/libexec/magicount
 //
 // The data directory holds documents.json, known_counts.json, figures/
 // and records/; the helpers are the ports of the documents' programs that

@@ -1,10 +1,11 @@
-// magic-enum: the command line.  It parses, calls the engine and prints.
+// magicount: the command line.  It parses, calls the engine and prints.
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <new>
+#include <string_view>
 #include <system_error>
 
 #include "cli_common.hpp"
@@ -20,9 +21,9 @@ namespace {
 // happened to it alone (I/O, MPI, memory), with its rank.
 std::ostream& errors(bool input_error = false) {
   static std::ostream silent(nullptr);
-  if (cli::cluster::primary()) return std::cerr << "magic-enum: ";
+  if (cli::cluster::primary()) return std::cerr << "magicount: ";
   if (input_error) return silent;
-  return std::cerr << "magic-enum: rank " << cli::cluster::rank() << ": ";
+  return std::cerr << "magicount: rank " << cli::cluster::rank() << ": ";
 }
 
 // The one mapping from what the engine throws to an exit code; `why`
@@ -51,7 +52,7 @@ int run_action(const cli::Action& action, std::string& why) {
   }
 }
 
-// Whether the parsed subcommand runs on every rank of magic-enum-mpi.
+// Whether the parsed subcommand runs on every rank of magicount-mpi.
 bool on_every_rank(const std::vector<std::pair<const CLI::App*, cli::Ranks>>& ranks) {
   for (const auto& [sub, where] : ranks)
     if (where == cli::Ranks::Every && sub->parsed()) return true;
@@ -63,11 +64,11 @@ int run_command(int argc, char** argv, std::string& why) {
   // Help, versions and summaries come from rank 0 alone.
   if (!cli::cluster::primary()) std::cout.setstate(std::ios::badbit);
   // Named, so that usage lines (and the man page made from them) say
-  // magic-enum, not the path it was run by.
-  CLI::App app{"magic-enum: exhaustive, parallel enumeration of magic squares, stars, circles and figures",
-               "magic-enum"};
+  // magicount, not the path it was run by.
+  CLI::App app{"magicount: exhaustive, parallel enumeration of magic squares, stars, circles and figures",
+               "magicount"};
   // The version, the commit it was built from, and the compiler.
-  app.set_version_flag("--version", std::string("magic-enum ") + magic::BuildInfo::version() + " (source " +
+  app.set_version_flag("--version", std::string("magicount ") + magic::BuildInfo::version() + " (source " +
                                            magic::BuildInfo::source() + ", " + magic::BuildInfo::compiler() + ")");
   app.require_subcommand(1);
   std::string codes;
@@ -107,16 +108,29 @@ int run_command(int argc, char** argv, std::string& why) {
   // pipe) is a failed run, not a silent success.
   std::cout.flush();
   if (code == cli::kOk && cli::cluster::primary() && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
-    std::cerr << "magic-enum: error: cannot write to standard output: " << std::strerror(errno) << "\n";
+    std::cerr << "magicount: error: cannot write to standard output: " << std::strerror(errno) << "\n";
     return cli::kUsage;
   }
   return code;
+}
+
+// The project was called magic-enum until 0.1.0; the old command (a link
+// the build and the install make) runs on for this release, with one line
+// on stderr that names the new one.
+void note_old_name(const char* argv0) {
+  const std::string_view old = "magic-enum";
+  std::string_view name = argv0 ? argv0 : "";
+  name = name.substr(name.find_last_of('/') + 1);
+  if (name.substr(0, old.size()) != old || !cli::cluster::primary()) return;
+  std::cerr << name << ": the program is now called magicount" << name.substr(old.size())
+            << "; the name " << name << " goes away in the next release\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const cli::cluster::MpiSession mpi(argc, argv);
+  note_old_name(argc > 0 ? argv[0] : nullptr);
   std::string why = "it ended before its worker started";
   const int code = run_command(argc, argv, why);
   // A rank 1.. that served no search tells rank 0, which may be waiting for it.

@@ -1,4 +1,4 @@
-// Fuzzes the figure reader (`magic-enum figure FILE`): the bounded JSON
+// Fuzzes the figure reader (`magicount figure FILE`): the bounded JSON
 // reader, the figure's checks, then the problem's set-up (nauty, the
 // stabilizer chains, the plans), as a run would.  magic::Error is the
 // expected way to refuse input; anything else escaping, a crash or a

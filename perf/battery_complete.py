@@ -3,12 +3,12 @@
 the first completion of every grid, one process per grid, and a markdown
 table of per-grid times by kind and order (median and worst case).
 
-    python3 perf/battery_complete.py build/bin/magic-enum [--timeout 10] [--repeat 1]
+    python3 perf/battery_complete.py build/bin/magicount [--timeout 10] [--repeat 1]
         [--orders 3-8] [--threads 1] [--peer build/bin/peer-gecode-square]
 
 Every completion is checked twice: here, independently of the engine
 (gen_battery's is_square, from the definitions, and the givens kept), and
-by `magic-enum verify` on the run's result file.  A grid of a kind and
+by `magicount verify` on the run's result file.  A grid of a kind and
 order that has squares must be completed; one under none/ or of a kind and
 order without squares must end with no completion and `exhaustive` (proved).
 "undecided" (exit 3, the budget ran out) and a timeout count as failures.
@@ -114,7 +114,7 @@ def main():
         if not ok:
             failures.append(f"{name}: wrong answer {r}")
         if r["sols"] and not r["verified"]:
-            failures.append(f"{name}: magic-enum verify refused it: {r['verify']}")
+            failures.append(f"{name}: magicount verify refused it: {r['verify']}")
         search = statistics.median(x["search"] for x in runs)
         proc = statistics.median(x["process"] for x in runs)
         rows.setdefault((kind if solvable or "none" not in path else kind + " (none)", n), []).append(

@@ -13,7 +13,7 @@ import sys
 import time
 import timeit
 
-import magic_enum
+import magicount
 
 
 def rss_mib():
@@ -26,7 +26,7 @@ def rss_mib():
 
 def per_call():
     for threads in (1, 0):
-        call = lambda: magic_enum.count("square", order=3, threads=threads)
+        call = lambda: magicount.count("square", order=3, threads=threads)
         call()
         runs = [timeit.timeit(call, number=20000) / 20000 for _ in range(7)]
         engine = statistics.median(call()["run"]["wall_seconds"] for _ in range(2001))
@@ -38,7 +38,7 @@ def streaming(total):
     t0 = time.perf_counter()
     early = None
     n = 0
-    for _ in magic_enum.solutions("square", order=5, limit=total):
+    for _ in magicount.solutions("square", order=5, limit=total):
         n += 1
         if n == total // 10:
             early = rss_mib()
@@ -48,6 +48,6 @@ def streaming(total):
 
 
 if __name__ == "__main__":
-    print(f"magic_enum {magic_enum.__version__}, Python {sys.version.split()[0]}")
+    print(f"magicount {magicount.__version__}, Python {sys.version.split()[0]}")
     per_call()
     streaming(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000)

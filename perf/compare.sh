@@ -13,7 +13,7 @@
 #             ten of 1..12 against the port.
 #   complete  bench_complete: first completion of every puzzle of a set in
 #             perf/puzzles by the seed 004 DFS and by the engine; then the
-#             port over the 4x4 12-blank files against one `magic-enum
+#             port over the 4x4 12-blank files against one `magicount
 #             complete` process per puzzle (start-up counts for us only).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +34,7 @@ for a in "$@"; do
     *) build=$a ;;
   esac
 done
-me=$build/bin/magic-enum
+me=$build/bin/magicount
 
 need() {
   for b in "$@"; do
@@ -99,7 +99,7 @@ for name, v in t.items():
   files=$(ls "$here"/puzzles/4x4/b12_*.txt)
   hyperfine -N --warmup 2 --runs 10 \
     -n seed004 "$port $(echo $files)" \
-    -n magic-enum "bash -c 'for f in $(echo $files); do $me complete -q -t 1 \$f; done'" 2>&1 |
+    -n magicount "bash -c 'for f in $(echo $files); do $me complete -q -t 1 \$f; done'" 2>&1 |
     grep -v '^ *$'
 }
 

@@ -6,7 +6,7 @@ counts and digest must equal the sum of those tasks' records in the journal
 (digests add lane-wise mod 2^64).  A rerun on another thread count, with
 adaptive splitting on, is a second computation of those tasks.
 
-  build/bin/magic-enum star --n 16 -t 1 --split-depth 4 --shard 0/500 --json s0.json -q
+  build/bin/magicount star --n 16 -t 1 --split-depth 4 --shard 0/500 --json s0.json -q
   scripts/check-journal-shards.py data/records/star-16/journal.jsonl s0.json ...
 
 Both must come from one search (the journal header's "search" and the

@@ -21,7 +21,7 @@ steps=("$@")
 jobs=$(nproc)
 fuzz_seconds=${FUZZ_SECONDS:-45}
 # Sanitizer reports also go to files here: a report from a child process
-# (tests run the magic-enum binary) fails CI even if that test ignores the
+# (tests run the magicount binary) fails CI even if that test ignores the
 # child's exit code.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/magic-ci.XXXXXX")
 trap 'rm -rf "$logs"' EXIT

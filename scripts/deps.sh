@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages magic-enum builds with, if any are missing.
-# --mpi adds Open MPI, for magic-enum-mpi (cmake -DMAGIC_WITH_MPI=ON).
+# Installs the Debian packages magicount builds with, if any are missing.
+# --mpi adds Open MPI, for magicount-mpi (cmake -DMAGIC_WITH_MPI=ON).
 set -euo pipefail
 mpi=0
 for a in "$@"; do

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Writes data/figures/: every built-in figure as a figure file (NAME.json,
-# as `magic-enum figure --builtin NAME --show` reads it) and its picture
+# as `magicount figure --builtin NAME --show` reads it) and its picture
 # (NAME.svg).  test_figure checks that the files match the built-ins.
-#   scripts/figure-catalog.sh [BINARY]   (default build/bin/magic-enum)
+#   scripts/figure-catalog.sh [BINARY]   (default build/bin/magicount)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/bin/magic-enum}
+bin=${1:-build/bin/magicount}
 out=data/figures
 mkdir -p "$out"
 "$bin" figure --list | while read -r name _; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# magic-enum(1) from the program's own --help (help2man), with one section
+# magicount(1) from the program's own --help (help2man), with one section
 # per subcommand from its --help: the man page and --help share one options
 # table, so they cannot disagree (tests/test_cli_install.cpp checks it).
 # Usage: make-man.sh BIN OUT
@@ -14,14 +14,14 @@ subs=$("$bin" --help | awk '/^Subcommands:/ {on = 1; next} on && /^  [a-z]/ {pri
 {
   echo '[COMMANDS]'
   for s in $subs; do
-    echo ".SS \"magic-enum $s\""
+    echo ".SS \"magicount $s\""
     echo '.nf'
     # roff: a leading dot or quote would be a request; backslashes escape.
     "$bin" "$s" --help | sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/"
     echo '.fi'
   done
   echo '[SEE ALSO]'
-  echo 'README.md in /usr/share/doc/magic-enum (or the install prefix'"'"'s share/doc/magic-enum), and docs/ in the source tree.'
+  echo 'README.md in /usr/share/doc/magicount (or the install prefix'"'"'s share/doc/magicount), and docs/ in the source tree.'
 } > "$inc"
 mkdir -p "$(dirname "$out")"
 help2man --no-info --locale=C.UTF-8 --section 1 --name "exhaustive, parallel enumeration of magic squares, stars, circles and figures" \

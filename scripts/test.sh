@@ -4,7 +4,7 @@
 # The suite runs in an empty temp dir and fails if it leaves files there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The suite covers magic-enum-mpi too (tests labelled `mpi`, under mpirun),
+# The suite covers magicount-mpi too (tests labelled `mpi`, under mpirun),
 # and the Python module (pytest, tests/python, label `python`).
 bash scripts/deps.sh --mpi
 # MAGIC_WERROR=1 (CI): a compiler warning in the project's own code fails the build.

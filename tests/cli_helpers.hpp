@@ -1,5 +1,5 @@
 #pragma once
-// Runs the real magic-enum binary and captures its exit code and output.
+// Runs the real magicount binary and captures its exit code and output.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -30,7 +30,7 @@ inline int run_shell_status(const std::string& command) {
   return magic::run_process({"/bin/sh", "-c", command}, {.output_file = "/dev/null"}).code;
 }
 
-// Runs a shell command line (another program than magic-enum: a script).
+// Runs a shell command line (another program than magicount: a script).
 inline CliRun run_cli_raw(const std::string& command, const std::string& stdin_text = "") {
   // Output goes through files (not pipes) so neither stream can block the
   // other; they are removed on return.

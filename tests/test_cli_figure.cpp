@@ -1,4 +1,4 @@
-// `magic-enum figure`: files, stdin, the catalog, --show, the result file
+// `magicount figure`: files, stdin, the catalog, --show, the result file
 // and its check, and one clear line (exit 2) for every bad figure.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// What an installed magic-enum carries besides the program: its man page
+// What an installed magicount carries besides the program: its man page
 // and its bash completion, both made from the options table (so they say
 // what --help says), and where it finds its data.
 #include <gtest/gtest.h>
@@ -59,28 +59,44 @@ TEST(Man, EveryLineOfEverySubcommandsHelpIsInTheManPage) {
     std::istringstream in(r.out);
     int lines = 0;
     for (std::string line; std::getline(in, line); ++lines)
-      EXPECT_TRUE(line.empty() || man.count(line)) << "magic-enum " << s << " --help says\n  " << line
+      EXPECT_TRUE(line.empty() || man.count(line)) << "magicount " << s << " --help says\n  " << line
                                                    << "\nbut the man page does not";
     EXPECT_GT(lines, 3) << s;
-    EXPECT_TRUE(man.count(".SS \"magic-enum " + s + "\"")) << s;
+    EXPECT_TRUE(man.count(".SS \"magicount " + s + "\"")) << s;
   }
 }
 
 TEST(Man, NamesTheVersion) {
   const CliRun v = run_cli("--version");
   ASSERT_EQ(v.code, 0);
-  const std::string version = v.out.substr(0, v.out.find(' ', std::string("magic-enum ").size()));
+  const std::string version = v.out.substr(0, v.out.find(' ', std::string("magicount ").size()));
   const std::string man = read_text(MAGIC_MAN_PAGE);
-  EXPECT_NE(man.find(".TH MAGIC-ENUM \"1\""), std::string::npos);
+  EXPECT_NE(man.find(".TH MAGICOUNT \"1\""), std::string::npos);
   EXPECT_NE(man.find(version), std::string::npos) << version;
 }
 
 TEST(Version, SaysVersionSourceAndCompiler) {
   const CliRun v = run_cli("--version");
   ASSERT_EQ(v.code, 0);
-  EXPECT_EQ(v.out.rfind("magic-enum 0.", 0), 0u) << v.out;
+  EXPECT_EQ(v.out.rfind("magicount 0.", 0), 0u) << v.out;
   EXPECT_NE(v.out.find("(source "), std::string::npos) << v.out;
   EXPECT_TRUE(v.out.find("GNU ") != std::string::npos || v.out.find("Clang ") != std::string::npos) << v.out;
+}
+
+// The old name, magic-enum, runs the same program for one release, with
+// one line on stderr naming the new one.
+TEST(Version, TheOldNameRunsTheProgramAndNamesTheNewOne) {
+  const std::string bin = MAGIC_BIN;
+  const std::string old = bin.substr(0, bin.find_last_of('/') + 1) + "magic-enum";
+  const CliRun now = run_cli("star --n 8 -q --json -");
+  const CliRun then = run_cli_raw(old + " star --n 8 -q --json -");
+  ASSERT_EQ(then.code, 0) << then.err;
+  EXPECT_EQ(now.err, "");
+  EXPECT_EQ(then.err, "magic-enum: the program is now called magicount; the name magic-enum goes away in the next "
+                      "release\n");
+  const auto counts = [](const std::string& json) { return json.substr(0, json.find("\"run\"")); };
+  EXPECT_EQ(counts(then.out), counts(now.out));
+  EXPECT_NE(then.out.find("\"unique\": 112"), std::string::npos) << then.out;
 }
 
 // Completes `words` (the last is the word being typed) with the script.
@@ -95,18 +111,26 @@ std::string complete(const std::string& words) {
   std::string arr;
   for (const auto& x : w) arr += " '" + x + "'";
   const CliRun r = run_cli_raw("bash -c \". " + script.str() + "; COMP_WORDS=(" + arr + "); COMP_CWORD=" +
-                               std::to_string(w.size() - 1) + "; _magic_enum; printf '%s\\n' \\\"\\${COMPREPLY[@]}\\\"\"");
+                               std::to_string(w.size() - 1) + "; _magicount; printf '%s\\n' \\\"\\${COMPREPLY[@]}\\\"\"");
   EXPECT_EQ(r.code, 0) << r.err;
   return r.out;
 }
 
 TEST(Completion, OffersSubcommandsAndTheirOptions) {
-  EXPECT_EQ(complete("magic-enum sq"), "square\n");
-  EXPECT_EQ(complete("magic-enum figure --bu"), "--builtin\n");
-  const std::string star = complete("magic-enum star --");
+  EXPECT_EQ(complete("magicount sq"), "square\n");
+  EXPECT_EQ(complete("magicount figure --bu"), "--builtin\n");
+  const std::string star = complete("magicount star --");
   EXPECT_NE(star.find("--checkpoint\n"), std::string::npos) << star;
   EXPECT_NE(star.find("--threads\n"), std::string::npos) << star;
   EXPECT_EQ(star.find("--builtin"), std::string::npos) << star;  // figure's, not star's
+}
+
+TEST(Completion, CoversTheOldName) {
+  const ScratchPath script("completion_old");
+  ASSERT_EQ(run_cli("completion bash > " + script.str()).code, 0);
+  const CliRun r = run_cli_raw("bash -c \". " + script.str() + "; complete -p magic-enum\"");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("-F _magicount magic-enum"), std::string::npos) << r.out;
 }
 
 TEST(Completion, RefusesAnUnknownShell) { EXPECT_CLEAN_ERROR(run_cli("completion fish")); }

@@ -21,7 +21,7 @@ namespace {
 const std::string kRun = "star --n 12 -t 1";
 constexpr std::uint64_t kStar12 = 396930;  // OEIS A200720
 
-// Starts magic-enum with `args` (no shell), output to the given files.
+// Starts magicount with `args` (no shell), output to the given files.
 magic::Process spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
   std::vector<std::string> argv{MAGIC_BIN};
   argv.insert(argv.end(), args.begin(), args.end());

@@ -1,6 +1,6 @@
 // Runs across ranks (magic/cluster.hpp) on threads in one process: the
 // coordinator and its workers talk over a LoopbackWire exactly as they do
-// over MPI in magic-enum-mpi.  The single-process runner is the oracle: a
+// over MPI in magicount-mpi.  The single-process runner is the oracle: a
 // run across any number of workers gives its counts, by_key, digest, node
 // count and solution stream, and its journal resumes either way.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// `magic-enum merge` through the binary: shards 0/m .. m-1/m of a run merge
+// `magicount merge` through the binary: shards 0/m .. m-1/m of a run merge
 // to exactly the counts and digest of the whole run, and every merge of
 // results that do not make one run is refused with exit 2.
 #include <gtest/gtest.h>

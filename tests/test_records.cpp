@@ -1,4 +1,4 @@
-// `magic-enum reproduce --records` on records made here from small counts:
+// `magicount reproduce --records` on records made here from small counts:
 // a finished record agrees (rerun, journal sum, verify); a result or a
 // journal that was changed is caught; a record still under way is reported
 // as running, not as a failure.
@@ -27,7 +27,7 @@ void make_record(const fs::path& dir, const std::string& args, bool journal) {
   fs::create_directories(dir);
   std::string outputs = " --json " + (dir / "result.json").string();
   if (journal) outputs += " --checkpoint " + (dir / "journal.jsonl").string();
-  write(dir / "COMMAND", "# a record made by the test\nbuild/bin/magic-enum " + args + " --threads 2 \\\n   " +
+  write(dir / "COMMAND", "# a record made by the test\nbuild/bin/magicount " + args + " --threads 2 \\\n   " +
                              outputs + " -q\n");
   const CliRun r = run_cli(args + " --threads 2" + outputs + " -q");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -165,14 +165,14 @@ TEST(Records, ACrossCheckMustGiveTheSameCountsAndDigest) {
   make_record(records / "star-9-second", "star --n 9 --split-depth 3", true);
   write(records / "star-9-second" / "CROSSCHECK", "# the first run\nrecord star-9\n");
   make_record(records / "circle-10", "circle --n 10 --solutions all", false);
-  write(records / "circle-10" / "CROSSCHECK", "build/bin/magic-enum circle --n 10 --method multiplier\n");
+  write(records / "circle-10" / "CROSSCHECK", "build/bin/magicount circle --n 10 --method multiplier\n");
   CliRun r = check(records, out);
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("star-9-second: agrees"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cross-check: the record star-9 gives the same counts and digest (split depth 3 against 2"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("cross-check: `magic-enum circle --n 10 --method multiplier` gives the same counts and digest"),
+  EXPECT_NE(r.out.find("cross-check: `magicount circle --n 10 --method multiplier` gives the same counts and digest"),
             std::string::npos)
       << r.out;
 
@@ -182,7 +182,7 @@ TEST(Records, ACrossCheckMustGiveTheSameCountsAndDigest) {
   const auto digest = doc["digest"];
   doc["digest"] = "0123456789abcdef0123456789abcdef";
   write(records / "star-9" / "result.json", doc.dump());
-  write(records / "circle-10" / "CROSSCHECK", "build/bin/magic-enum circle --n 11 --method multiplier\n");
+  write(records / "circle-10" / "CROSSCHECK", "build/bin/magicount circle --n 11 --method multiplier\n");
   r = check(records, out);
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("star-9-second: differs"), std::string::npos) << r.out;
@@ -231,8 +231,11 @@ TEST(Records, TheFigureSolversStarCrossChecksTheStarFamily) {
 }
 
 TEST(Records, CommandFilesAreReadAsTheShellWould) {
-  EXPECT_EQ(magic::record_command("# note\nbuild/bin/magic-enum star --n 15 \\\n    --json x.json -q\n"),
-            (std::vector<std::string>{"build/bin/magic-enum", "star", "--n", "15", "--json", "x.json", "-q"}));
+  EXPECT_EQ(magic::record_command("# note\nbuild/bin/magicount star --n 15 \\\n    --json x.json -q\n"),
+            (std::vector<std::string>{"build/bin/magicount", "star", "--n", "15", "--json", "x.json", "-q"}));
+  // A record folder made before the rename names the old program.
+  EXPECT_EQ(magic::record_command("magic-enum circle --n 8\n"),
+            (std::vector<std::string>{"magic-enum", "circle", "--n", "8"}));
   EXPECT_THROW(magic::record_command("rm -rf /\n"), magic::SpecError);
   EXPECT_THROW(magic::record_command("# only a comment\n"), magic::SpecError);
   const CliRun r = run_cli("reproduce --records --records-dir /nonexistent-records -q");

@@ -1,4 +1,4 @@
-// `magic-enum verify`: the independent checker accepts the engine's own
+// `magicount verify`: the independent checker accepts the engine's own
 // result files for every family and rejects each kind of damage.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// magic-enum-mpi's wire: the coordinator protocol of magic/cluster.hpp on
+// magicount-mpi's wire: the coordinator protocol of magic/cluster.hpp on
 // MPI point-to-point messages.  Only the main thread of a rank calls MPI
 // (MPI_THREAD_FUNNELED): on rank 0 that is the coordinator, and worker 0
 // talks to it through an in-process LoopbackWire instead.

@@ -272,7 +272,7 @@ json builtin_figure(const std::string& name) {
     if (name == e.name) return e.build();
   if (const auto [n, k] = star_name(name); n) return star_figure(n, k, false, name);
   throw SpecError("unknown built-in figure '" + utf8_prefix(name, 40) +
-                  "' (see `magic-enum figure --list`: pentagram, hexagram, square-3, square-4, hexagon-3, "
+                  "' (see `magicount figure --list`: pentagram, hexagram, square-3, square-4, hexagon-3, "
                   "triangle-3, triangle-4, cube-3, star-N-K)");
 }
 

@@ -85,7 +85,7 @@ std::string field(const nlohmann::json& header, const char* key) {
 CheckpointError another_run(const std::string& path, const nlohmann::json& found, const nlohmann::json& expect,
                             std::istream& rest) {
   const std::string source = shorten(last_source(rest));
-  const std::string by = " by magic-enum " + field(found, "version") +
+  const std::string by = " by magicount " + field(found, "version") +
                          (source.empty() ? std::string() : " (commit " + source + ")");
   const std::string either =
       source.empty() ? ": resume it with the build that wrote it (its records name none; a record folder's COMMAND "

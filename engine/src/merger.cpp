@@ -23,7 +23,7 @@ void SpillFile::open() {
   dirs.push_back(tmp && *tmp ? tmp : "/tmp");
   std::string tried;
   for (const std::string& d : dirs) {
-    std::string path = d + "/.magic-enum-spill-XXXXXX";
+    std::string path = d + "/.magicount-spill-XXXXXX";
     fd_ = ::mkstemp(path.data());
     if (fd_ >= 0) {
       ::unlink(path.c_str());

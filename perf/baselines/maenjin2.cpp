@@ -1,6 +1,6 @@
 // Baseline: a faithful C++ port of "maenjin2" (seed 003), the VB.NET magic
 // circle (魔円陣) search, so that its timing can be taken side by side with
-// `magic-enum circle` on the same machine.  It deliberately keeps the
+// `magicount circle` on the same machine.  It deliberately keeps the
 // document's algorithm and data layout:
 //
 //   * 1-based arrays: A(1..N) the circle (0 = empty), B(0..H) a flag per

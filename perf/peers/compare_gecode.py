@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Side by side on the same grids: `magic-enum complete` (first completion)
+"""Side by side on the same grids: `magicount complete` (first completion)
 and Gecode's standard model (perf/peers/gecode_square.cpp), each grid with
 a time limit, one process per grid and tool.  Prints a markdown table: each
 tool's outcome (found / none / undecided or timeout), the process's wall
@@ -8,7 +8,7 @@ process's start, which is a few ms for either), and both ratios where both
 finished.  Every completion printed is checked here, from
 the definitions (gen_battery's is_square) and the givens.
 
-    python3 perf/peers/compare_gecode.py build/bin/magic-enum build/bin/peer-gecode-square \\
+    python3 perf/peers/compare_gecode.py build/bin/magicount build/bin/peer-gecode-square \\
         perf/puzzles/gecode9/*.txt [--kind magic] [--timeout 60] [--threads 2]
 """
 import argparse
@@ -51,7 +51,7 @@ def ours(engine, path, kind, timeout, threads):
         return "timeout", timeout, timeout, None
     t = time.perf_counter() - t0
     if out.returncode not in (0, 1, 3):
-        raise SystemExit("magic-enum failed on %s: %s" % (path, out.stderr.strip()))
+        raise SystemExit("magicount failed on %s: %s" % (path, out.stderr.strip()))
     j = json.loads(out.stdout)
     sols = j.get("solutions", [])
     return j["completion"], t, j["run"]["wall_seconds"], sols[0] if sols else None
@@ -77,7 +77,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
-    print("| grid | givens | magic-enum | process | search | Gecode | process | search | Gecode / magic-enum: process | search |")
+    print("| grid | givens | magicount | process | search | Gecode | process | search | Gecode / magicount: process | search |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     ratios, search_ratios, ours_t = [], [], []
     for path in a.grids:
@@ -97,9 +97,9 @@ def main():
         print("| %s | %d | %s | %.3f s | %.4f s | %s | %.3f s | %.4f s | %s | %s |"
               % (os.path.basename(path), givens, s1, t1, w1, s2, t2, w2, ratio, search_ratio))
     print()
-    print("magic-enum: median %.3f s, worst %.3f s over %d grids" % (statistics.median(ours_t), max(ours_t), len(ours_t)))
+    print("magicount: median %.3f s, worst %.3f s over %d grids" % (statistics.median(ours_t), max(ours_t), len(ours_t)))
     if ratios:
-        print("where both finished (%d grids): Gecode / magic-enum median %.1fx (process), %.1fx (search); "
+        print("where both finished (%d grids): Gecode / magicount median %.1fx (process), %.1fx (search); "
               "%d and %d grids at 10x or more"
               % (len(ratios), statistics.median(ratios), statistics.median(search_ratios),
                  sum(r >= 10 for r in ratios), sum(r >= 10 for r in search_ratios)))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fixed, seeded set of puzzles for `magic-enum complete` and the seed-004 baseline.
+"""Fixed, seeded set of puzzles for `magicount complete` and the seed-004 baseline.
 
 Every puzzle is a random magic square with some cells blanked, so each has at
 least one completion.  Nothing comes from the engine: orders 3 and 4 use a

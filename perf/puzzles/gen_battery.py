@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seeded battery of grids for `magic-enum complete` (issue 21, item 5; orders
+"""Seeded battery of grids for `magicount complete` (issue 21, item 5; orders
 9..16: issue 47).
 
 For every kind and order 3..8: the empty grid, and grids keeping 5, 10, 15
@@ -30,7 +30,7 @@ The grids without a completion are squares with WIDE_NONE_BLANKS blanks and
 one given moved into a blank of its row (no line is broken on its own);
 none_wide_grids proves each has no completion by a search written here.
 
-    python3 perf/puzzles/gen_battery.py build/bin/magic-enum [--wide]
+    python3 perf/puzzles/gen_battery.py build/bin/magicount [--wide]
 
 writes perf/puzzles/battery/<kind>/<n>x<n>_g<percent>_<k>.txt (one row per
 line) and perf/puzzles/battery/none/<kind>_<n>x<n>_<name>.txt.
@@ -458,7 +458,7 @@ def write_wide(here):
 
 def main():
     if len(sys.argv) not in (2, 3) or sys.argv[2:] not in ([], ["--wide"]):
-        sys.exit("usage: gen_battery.py path/to/magic-enum [--wide]   (--wide: orders 9..16 only)")
+        sys.exit("usage: gen_battery.py path/to/magicount [--wide]   (--wide: orders 9..16 only)")
     engine = sys.argv[1]
     rng = random.Random(SEED)
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "battery")

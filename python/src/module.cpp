@@ -1,5 +1,5 @@
-// magic_enum._core: the engine for Python (pybind11).  The Python package
-// (magic_enum/__init__.py) holds the face; this holds what must be C++:
+// magicount._core: the engine for Python (pybind11).  The Python package
+// (magicount/__init__.py) holds the face; this holds what must be C++:
 //
 //   run(spec, options)      one search, the GIL released, Ctrl-C honoured;
 //                           returns the result as --json writes it
@@ -316,7 +316,7 @@ class Stream {
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "magic-enum's engine (use the magic_enum package, not this module)";
+  m.doc() = "magicount's engine (use the magicount package, not this module)";
   g_main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   py::register_exception_translator([](std::exception_ptr p) {
     try {

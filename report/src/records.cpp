@@ -103,7 +103,7 @@ std::string seconds_text(double s) {
   return o.str();
 }
 
-// A CROSSCHECK file: "record NAME" (another folder here) or a magic-enum
+// A CROSSCHECK file: "record NAME" (another folder here) or a magicount
 // command, with '#' comments, as in COMMAND.
 struct CrossCheck {
   std::string record;
@@ -131,7 +131,7 @@ CrossCheck read_cross_check(const fs::path& path) {
 
 std::string describe(const CrossCheck& cc) {
   if (!cc.record.empty()) return "the record " + cc.record;
-  std::string text = "magic-enum";
+  std::string text = "magicount";
   for (std::size_t i = 1; i < cc.command.size(); ++i) text += " " + cc.command[i];
   return "`" + text + "`";
 }
@@ -250,7 +250,7 @@ class Checker {
                           ": the search has changed since");
   }
 
-  // Runs a magic-enum command afresh (no journal; its JSON and log go to
+  // Runs a magicount command afresh (no journal; its JSON and log go to
   // out_dir as <folder><suffix>.json and .log).  Its result, or none after
   // failing the record as `what` exited badly.
   std::optional<ShardResult> run_fresh(const std::vector<std::string>& cmd, const std::string& suffix,
@@ -288,7 +288,7 @@ class Checker {
             std::to_string(r.nodes) + " against " + std::to_string(other.nodes) + ")";
     } else {
       if (opt_.self.empty()) {
-        c_.checks.push_back("cross-check: not run here (no magic-enum to run): " + what);
+        c_.checks.push_back("cross-check: not run here (no magicount to run): " + what);
         return;
       }
       const fs::path command = folder_ / "COMMAND";
@@ -376,8 +376,10 @@ std::vector<std::string> record_command(const std::string& text) {
   std::vector<std::string> words;
   std::istringstream w(joined);
   for (std::string s; w >> s;) words.push_back(s);
-  if (words.size() < 2 || fs::path(words[0]).filename() != "magic-enum")
-    throw SpecError("a record's COMMAND must run magic-enum, got: " + joined);
+  // magic-enum: the program's name until 0.1.0, in record folders made then.
+  const std::string program = words.empty() ? "" : fs::path(words[0]).filename().string();
+  if (words.size() < 2 || (program != "magicount" && program != "magic-enum"))
+    throw SpecError("a record's COMMAND must run magicount, got: " + joined);
   return words;
 }
 

@@ -303,8 +303,8 @@ nlohmann::json reproduce(const ReproduceOptions& opt) {
 
 std::string report_markdown(const nlohmann::json& report) {
   std::ostringstream o;
-  o << "# magic-enum reproduce (" << report.at("mode").get<std::string>() << ")\n\n"
-    << "magic-enum " << report.at("version").get<std::string>() << " (source "
+  o << "# magicount reproduce (" << report.at("mode").get<std::string>() << ")\n\n"
+    << "magicount " << report.at("version").get<std::string>() << " (source "
     << report.at("source").get<std::string>() << "), " << report.at("compiler").get<std::string>()
     << ", flags `" << report.at("flags").get<std::string>() << "`.  Our time and the port's time were measured "
     << "in this run, on this machine; the document's time is the document's own, on its own hardware.  "

@@ -1,4 +1,4 @@
-// magic-enum-mpi under a real mpirun (Open MPI), against magic-enum as the
+// magicount-mpi under a real mpirun (Open MPI), against magicount as the
 // oracle: every family gives the single-process counts, by_key, digest and
 // solution stream on 1, 2, 3 and 4 ranks; a rank killed mid-run fails the
 // job and the same command resumes; SIGINT to mpirun stops it cleanly.
@@ -103,7 +103,7 @@ TEST(Mpi, OnlyRankZeroSpeaksOfBadInput) {
     EXPECT_NE(r.code, 0) << args;
     // mpirun adds its own banner about the exit code; ours is one line.
     std::size_t ours = 0;
-    for (std::size_t at = r.err.find("magic-enum"); at != std::string::npos; at = r.err.find("magic-enum", at + 1))
+    for (std::size_t at = r.err.find("magicount"); at != std::string::npos; at = r.err.find("magicount", at + 1))
       ++ours;
     EXPECT_EQ(ours, 1u) << args << "\n" << r.err;
     EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
@@ -118,7 +118,7 @@ TEST(Mpi, RankZeroFailingBeforeTheRunEndsTheWholeJob) {
   EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
 }
 
-// The subcommands `magic-enum --help` lists.
+// The subcommands `magicount --help` lists.
 std::vector<std::string> subcommands() {
   const CliRun help = run_cli("--help");
   std::vector<std::string> out;
@@ -249,14 +249,14 @@ void wait_for_tasks(const std::string& journal, std::size_t n) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
-// The process of the given rank among our magic-enum-mpi processes.
+// The process of the given rank among our magicount-mpi processes.
 pid_t rank_pid(int rank, const std::string& marker) {
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     const std::string name = e.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::ifstream cmd(e.path() / "cmdline");
     std::string cmdline((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
-    if (cmdline.find("magic-enum-mpi") == std::string::npos || cmdline.find(marker) == std::string::npos) continue;
+    if (cmdline.find("magicount-mpi") == std::string::npos || cmdline.find(marker) == std::string::npos) continue;
     std::ifstream env(e.path() / "environ");
     std::string vars((std::istreambuf_iterator<char>(env)), std::istreambuf_iterator<char>());
     if (vars.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos)

@@ -1,5 +1,5 @@
 #pragma once
-// An independent checker of result files (`magic-enum verify`), in the
+// An independent checker of result files (`magicount verify`), in the
 // spirit of a SAT solver's separate proof checker: it trusts nothing the
 // solvers computed.  Each problem's rules, symmetry group, canonical form
 // and digest encoding are written again here from the documented result

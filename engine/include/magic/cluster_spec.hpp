@@ -2,7 +2,7 @@
 // A run across ranks, by Job or by spec, as Job::run and run_spec are for
 // one process.  The coordinator and worker are compiled once for every
 // problem, in the magic_cluster library (engine/src/cluster/), which only
-// magic-enum-mpi and the tests link; Job::coordinate and Job::serve are
+// magicount-mpi and the tests link; Job::coordinate and Job::serve are
 // defined there too.  Each fills in the spec's defaults (stop_after).
 #include <nlohmann/json.hpp>
 

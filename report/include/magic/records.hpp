@@ -1,5 +1,5 @@
 #pragma once
-// `magic-enum reproduce --records`: checks every record run kept in
+// `magicount reproduce --records`: checks every record run kept in
 // data/records/<count>/ (its COMMAND, its journal and its result.json).
 //
 //   rerun     a record whose run takes under `rerun_seconds` here is run
@@ -9,11 +9,11 @@
 //             with an intact checksum, cover every task and add up to the
 //             result's counts, digest and nodes;
 //   verify    a result that lists its solutions passes the independent
-//             checker (magic-enum verify);
+//             checker (magicount verify);
 //   cross-check  a folder with a CROSSCHECK file names an independent
 //             computation of its count: "record NAME" (a second run in
 //             folder NAME, with another split depth or thread count) or a
-//             magic-enum command sharing no search code (the circles'
+//             magicount command sharing no search code (the circles'
 //             multiplier method), run here.  Counts and digest must agree.
 //
 // A folder with a journal but no result.json is a run still under way:
@@ -26,7 +26,7 @@ namespace magic {
 
 struct RecordsOptions {
   std::string dir = "data/records";
-  std::string self;              // this magic-enum, to rerun commands
+  std::string self;              // this magicount, to rerun commands
   std::string out_dir;           // where reruns write their JSON
   double rerun_seconds = 600;    // rerun when the record's CPU time / threads is below this
   unsigned threads = 0;          // for reruns; 0 = all cores
@@ -43,7 +43,7 @@ struct RecordCheck {
 std::vector<RecordCheck> check_records(const RecordsOptions& opt);
 
 // The command line in a COMMAND file: comments dropped, continued lines
-// joined, split into words.  SpecError if it does not run magic-enum.
+// joined, split into words.  SpecError if it does not run magicount.
 std::vector<std::string> record_command(const std::string& text);
 
 }  // namespace magic

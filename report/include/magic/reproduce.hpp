@@ -1,5 +1,5 @@
 #pragma once
-// `magic-enum reproduce`: runs every result the documents report (listed in
+// `magicount reproduce`: runs every result the documents report (listed in
 // data/documents.json), times the C++ ports of the documents' algorithms
 // side by side, and writes one JSON + SVG per problem plus report.json/.md
 // and charts of the times and speedups.

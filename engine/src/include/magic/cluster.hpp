@@ -1,5 +1,5 @@
 #pragma once
-// One run across several processes (the MPI ranks of magic-enum-mpi) with
+// One run across several processes (the MPI ranks of magicount-mpi) with
 // the same result as magic::run.  A coordinator hands out tasks in small
 // batches on request; every worker solves its batches with the oneTBB
 // scheduler and adaptive splitting, and sends back task records, which the

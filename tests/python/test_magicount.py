@@ -1,7 +1,7 @@
 """The Python module against the CLI it shares its engine with.
 
 Run by ctest (label `python`, tests/CMakeLists.txt) with PYTHONPATH at the
-build's python/ and MAGIC_BIN at its magic-enum.  Tests that measure memory
+build's python/ and MAGIC_BIN at its magicount.  Tests that measure memory
 or run millions of solutions are marked slow (MAGIC_SLOW_TESTS=1)."""
 import json
 import os
@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-import magic_enum
+import magicount
 
 BIN = os.environ["MAGIC_BIN"]
 SLOW = os.environ.get("MAGIC_SLOW_TESTS") == "1"
@@ -34,7 +34,7 @@ def same_result(a, b):
 
 def test_star_12_is_the_published_count():
     # OEIS A200720: 396,930 magic {12/2} stars up to the 24 symmetries.
-    r = magic_enum.count("star", n=12, threads=2)
+    r = magicount.count("star", n=12, threads=2)
     assert r["counts"]["unique"] == 396930
     assert r.unique == 396930 and r.total == 396930 * 24
 
@@ -54,48 +54,48 @@ def test_count_is_the_clis_json(family, kwargs, args):
     stdin = "[[2,7,6],[9,5,1],[4,3,0]]" if family == "complete" else None
     out = subprocess.run([BIN, *args, "--json", "-", "-q", "-t", "2"], input=stdin, check=True,
                          capture_output=True, text=True).stdout
-    same_result(magic_enum.count(family, threads=2, **kwargs), json.loads(out))
+    same_result(magicount.count(family, threads=2, **kwargs), json.loads(out))
 
 
 def test_every_run_option_reaches_the_engine(tmp_path):
-    whole = magic_enum.count("star", n=10, threads=2)
+    whole = magicount.count("star", n=10, threads=2)
     # split_depth and threads: the same digest (the contract); the depth is echoed.
     for threads in (1, 2):
         for depth in (1, 3):
-            r = magic_enum.count("star", n=10, threads=threads, split_depth=depth)
+            r = magicount.count("star", n=10, threads=threads, split_depth=depth)
             assert r["digest"] == whole["digest"] and r["run"]["split_depth"] == depth
             assert r["run"]["threads"] == threads
     # shards add up to the whole
-    parts = [magic_enum.count("star", n=10, shard=f"{i}/3") for i in range(3)]
+    parts = [magicount.count("star", n=10, shard=f"{i}/3") for i in range(3)]
     assert sum(p.unique for p in parts) == whole.unique
     assert [p["run"]["shard"] for p in parts] == ["0/3", "1/3", "2/3"]
     # limit stops early, and says so
-    r = magic_enum.count("star", n=10, limit=5)
+    r = magicount.count("star", n=10, limit=5)
     assert r.unique == 5 and r["exhaustive"] is False
     # dedup
-    assert magic_enum.count("star", n=8, dedup="hash-set")["run"]["dedup"] == "hash-set"
+    assert magicount.count("star", n=8, dedup="hash-set")["run"]["dedup"] == "hash-set"
     # checkpoint: a journal is written; a second call resumes every task from it
     ck = tmp_path / "c.jsonl"
-    first = magic_enum.count("star", n=9, checkpoint=ck, checkpoint_interval=0)
+    first = magicount.count("star", n=9, checkpoint=ck, checkpoint_interval=0)
     assert ck.exists()
-    again = magic_enum.count("star", n=9, checkpoint=str(ck))
+    again = magicount.count("star", n=9, checkpoint=str(ck))
     assert again["digest"] == first["digest"]
     assert again["run"]["tasks_resumed"] == again["run"]["tasks"] > 0
 
 
 def test_solutions_stream_what_the_cli_lists():
     cli = cli_json("circle", "--n", "13", "--solutions", "all")
-    got = list(magic_enum.solutions("circle", n=13))
+    got = list(magicount.solutions("circle", n=13))
     assert [s.value for s in got] == cli["solutions"]
     assert all(s.problem == cli["problem"] for s in got)
-    squares = [s.value for s in magic_enum.solutions("square", order=4, threads=2)]
+    squares = [s.value for s in magicount.solutions("square", order=4, threads=2)]
     assert squares == cli_json("square", "--order", "4", "--solutions", "all", "-t", "2")["solutions"]
     assert len(squares) == 880
 
 
 def test_leaving_the_loop_stops_the_search():
     started = time.monotonic()
-    stream = magic_enum.solutions("square", order=5)  # 275,305,224 of them
+    stream = magicount.solutions("square", order=5)  # 275,305,224 of them
     first = [next(stream) for _ in range(1000)]
     stream.close()
     assert len(first) == 1000 and time.monotonic() - started < 30
@@ -113,7 +113,7 @@ def stream_rss(total):
     """RSS after 10% and after all of `total` order-5 squares streamed."""
     marks = {}
     n = 0
-    for _ in magic_enum.solutions("square", order=5, limit=total):
+    for _ in magicount.solutions("square", order=5, limit=total):
         n += 1
         if n == total // 10:
             marks["early"] = rss_mib()
@@ -136,11 +136,11 @@ def test_streaming_ten_million_solutions_in_fixed_memory():
 
 INTERRUPTED = textwrap.dedent(
     """
-    import json, sys, time, magic_enum
+    import json, sys, time, magicount
     print("started", flush=True)
     t = time.monotonic()
     try:
-        magic_enum.count("star", n=13, threads=2, checkpoint=sys.argv[1], checkpoint_interval=0)
+        magicount.count("star", n=13, threads=2, checkpoint=sys.argv[1], checkpoint_interval=0)
         print("finished")
     except KeyboardInterrupt:
         print(json.dumps({"raised_after": time.monotonic() - t}))
@@ -164,7 +164,7 @@ def test_ctrl_c_raises_keyboardinterrupt_and_the_checkpoint_resumes(tmp_path):
     # gets the whole count.
     saved = sum(1 for line in ck.read_text().splitlines() if '"task"' in line)
     assert saved > 0
-    r = magic_enum.count("star", n=13, threads=2, checkpoint=ck)
+    r = magicount.count("star", n=13, threads=2, checkpoint=ck)
     assert r["run"]["tasks_resumed"] == saved
     assert r.unique == 2_434_692  # OEIS A200720, n = 13
 
@@ -182,26 +182,26 @@ def test_ctrl_c_raises_keyboardinterrupt_and_the_checkpoint_resumes(tmp_path):
 def test_bad_arguments_raise_valueerror_with_the_clis_message(family, kwargs, args):
     cli = subprocess.run([BIN, *args], capture_output=True, text=True)
     assert cli.returncode == 2
-    message = cli.stderr.strip().removeprefix("magic-enum: error: ")
+    message = cli.stderr.strip().removeprefix("magicount: error: ")
     with pytest.raises(ValueError) as e:
-        magic_enum.count(family, **kwargs)
+        magicount.count(family, **kwargs)
     assert str(e.value) == message
 
 
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: magic_enum.count("star", n=8, bogus=1),
-        lambda: magic_enum.count("nosuch"),
-        lambda: magic_enum.count("star", n=8, threads=-1),
-        lambda: magic_enum.count("star", n=8, split_depth=99),
-        lambda: magic_enum.count("star", n=8, shard="3/2"),
-        lambda: magic_enum.count("star", n=8, dedup="maybe"),
-        lambda: magic_enum.count("star", n=8, limit=-1),
-        lambda: magic_enum.count("star", n=object()),
-        lambda: magic_enum.count("figure", figure={"points": ["a"], "lines": [["a", "b"]], "numbers": "1..2"}),
-        lambda: magic_enum.solutions("star", n=2),
-        lambda: magic_enum.Result.from_json('{"not": "a result"}'),
+        lambda: magicount.count("star", n=8, bogus=1),
+        lambda: magicount.count("nosuch"),
+        lambda: magicount.count("star", n=8, threads=-1),
+        lambda: magicount.count("star", n=8, split_depth=99),
+        lambda: magicount.count("star", n=8, shard="3/2"),
+        lambda: magicount.count("star", n=8, dedup="maybe"),
+        lambda: magicount.count("star", n=8, limit=-1),
+        lambda: magicount.count("star", n=object()),
+        lambda: magicount.count("figure", figure={"points": ["a"], "lines": [["a", "b"]], "numbers": "1..2"}),
+        lambda: magicount.solutions("star", n=2),
+        lambda: magicount.Result.from_json('{"not": "a result"}'),
     ],
 )
 def test_more_bad_arguments_raise_valueerror(call):
@@ -215,72 +215,72 @@ def test_a_deeply_nested_argument_is_a_valueerror_not_a_crash():
     for _ in range(200000):
         x = [x]
     with pytest.raises(ValueError, match="nested deeper"):
-        magic_enum.count("star", n=8, numbers=x)
+        magicount.count("star", n=8, numbers=x)
 
 
 def test_arguments_as_python_writes_them(tmp_path):
     # Issue 65, row 10: a limit up to 2^64 - 1 as the CLI takes it, None as
     # the default, a checkpoint path as bytes, and dedup_memory in MiB.
-    assert magic_enum.count("star", n=8, limit=2**64 - 1)["counts"]["unique"] == 112
-    assert magic_enum.count("star", n=8, limit=2**63)["counts"]["unique"] == 112
+    assert magicount.count("star", n=8, limit=2**64 - 1)["counts"]["unique"] == 112
+    assert magicount.count("star", n=8, limit=2**63)["counts"]["unique"] == 112
     with pytest.raises(ValueError, match="outside"):
-        magic_enum.count("star", n=8, limit=2**64)
-    assert magic_enum.count("star", n=8, threads=None)["counts"]["unique"] == 112
+        magicount.count("star", n=8, limit=2**64)
+    assert magicount.count("star", n=8, threads=None)["counts"]["unique"] == 112
     ck = os.fsencode(str(tmp_path / "ck"))
-    magic_enum.count("star", n=8, checkpoint=ck)
+    magicount.count("star", n=8, checkpoint=ck)
     assert os.listdir(tmp_path) == ["ck"]
-    r = magic_enum.count("star", n=8, dedup="hash-set", dedup_memory=64)
+    r = magicount.count("star", n=8, dedup="hash-set", dedup_memory=64)
     assert r["counts"]["unique"] == 112
     with pytest.raises(ValueError):
-        magic_enum.count("star", n=8, dedup_memory=0)
+        magicount.count("star", n=8, dedup_memory=0)
 
 
 def test_solutions_on_every_core_come_out_in_the_one_thread_order():
-    one = [s.value for s in magic_enum.solutions("star", n=9, threads=1)]
-    every = [s.value for s in magic_enum.solutions("star", n=9)]
+    one = [s.value for s in magicount.solutions("star", n=9, threads=1)]
+    every = [s.value for s in magicount.solutions("star", n=9)]
     assert every == one and len(one) == 3014
 
 
 def test_a_checkpoint_that_cannot_be_written_is_an_oserror(tmp_path):
     with pytest.raises(OSError):
-        magic_enum.count("star", n=8, checkpoint=tmp_path / "no" / "such" / "dir" / "c.jsonl")
+        magicount.count("star", n=8, checkpoint=tmp_path / "no" / "such" / "dir" / "c.jsonl")
 
 
 def test_result_round_trips_through_json(tmp_path):
-    r = magic_enum.count("star", n=7)
-    back = magic_enum.Result.from_json(r.to_json())
-    assert back == r and isinstance(back, magic_enum.Result)
+    r = magicount.count("star", n=7)
+    back = magicount.Result.from_json(r.to_json())
+    assert back == r and isinstance(back, magicount.Result)
     # and a file the CLI wrote reads as the same result
     path = tmp_path / "r.json"
     subprocess.run([BIN, "star", "--n", "7", "--json", str(path), "-q"], check=True)
-    same_result(magic_enum.Result.from_json(path.read_text()), r)
+    same_result(magicount.Result.from_json(path.read_text()), r)
 
 
 def test_a_figure_given_as_a_dict_counts_as_the_builtin():
-    builtin = magic_enum.count("figure", builtin="hexagram")
+    builtin = magicount.count("figure", builtin="hexagram")
     figure = builtin["problem"]["figure"]
-    r = magic_enum.count("figure", figure=figure)
+    r = magicount.count("figure", figure=figure)
     assert r["counts"] == builtin["counts"] and r["digest"] == builtin["digest"]
     assert r.unique == 80  # the magic hexagrams with 1..12 (the star family's count)
 
 
 def test_results_and_solutions_draw_themselves():
-    r = magic_enum.count("star", n=6)
+    r = magicount.count("star", n=6)
     assert "<svg" in r._repr_svg_()
-    s = next(magic_enum.solutions("circle", n=8))
+    s = next(magicount.solutions("circle", n=8))
     assert "<svg" in s._repr_svg_()
-    assert "<svg" in next(magic_enum.solutions("figure", builtin="hexagon-3"))._repr_svg_()
+    assert "<svg" in next(magicount.solutions("figure", builtin="hexagon-3"))._repr_svg_()
 
 
 def test_the_version_is_the_clis():
     out = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout
-    assert out.startswith(f"magic-enum {magic_enum.__version__} ")
+    assert out.startswith(f"magicount {magicount.__version__} ")
 
 
 def test_ctrl_c_with_the_default_handler_still_kills():
     # signal.signal(SIGINT, SIG_DFL): the module takes nothing over.
-    script = "import signal, magic_enum; signal.signal(signal.SIGINT, signal.SIG_DFL); print('go', flush=True); " \
-             "magic_enum.count('star', n=13, threads=2); print('finished')"
+    script = "import signal, magicount; signal.signal(signal.SIGINT, signal.SIG_DFL); print('go', flush=True); " \
+             "magicount.count('star', n=13, threads=2); print('finished')"
     p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "go"
     time.sleep(0.5)
@@ -293,7 +293,7 @@ def test_a_search_releases_the_gil():
     import threading
 
     done = []
-    worker = threading.Thread(target=lambda: done.append(magic_enum.count("star", n=12, threads=1)))
+    worker = threading.Thread(target=lambda: done.append(magicount.count("star", n=12, threads=1)))
     started = time.monotonic()
     worker.start()
     ticks = 0

@@ -1,11 +1,11 @@
-"""magic-enum from Python: exact counts of magic squares, stars, circles,
-completions and figures, the same results as the ``magic-enum`` command's
+"""magicount from Python: exact counts of magic squares, stars, circles,
+completions and figures, the same results as the ``magicount`` command's
 ``--json``.
 
->>> import magic_enum
->>> magic_enum.count("star", n=8)["counts"]["unique"]
+>>> import magicount
+>>> magicount.count("star", n=8)["counts"]["unique"]
 112
->>> first = next(magic_enum.solutions("circle", n=8))
+>>> first = next(magicount.solutions("circle", n=8))
 
 A search's spec is the JSON ``problem`` of its result (docs/json.md): the
 family's name, then its fields as keyword arguments (``n=12``,
@@ -67,7 +67,7 @@ class Result(dict):
         return self["digest"]
 
     def to_json(self, **kwargs: Any) -> str:
-        """The result as JSON text (``magic-enum verify`` reads it)."""
+        """The result as JSON text (``magicount verify`` reads it)."""
         return _json.dumps(dict(self), **kwargs)
 
     @classmethod
@@ -75,7 +75,7 @@ class Result(dict):
         """A result read back from JSON text, such as a ``--json`` file."""
         data = _json.loads(text)
         if not isinstance(data, dict) or "problem" not in data or "counts" not in data:
-            raise ValueError("not a magic-enum result: no 'problem' and 'counts'")
+            raise ValueError("not a magicount result: no 'problem' and 'counts'")
         return cls(data)
 
     def _repr_svg_(self) -> str:

@@ -1,4 +1,4 @@
-"""Types of the magic_enum package (magic-enum's engine from Python)."""
+"""Types of the magicount package (magicount's engine from Python)."""
 from os import PathLike
 from typing import Any, Dict, Iterator, Literal, Optional, Tuple, Union
 
@@ -17,7 +17,7 @@ class Result(Dict[str, Any]):
     @property
     def digest(self) -> str: ...
     def to_json(self, **kwargs: Any) -> str:
-        """The result as JSON text (magic-enum verify reads it)."""
+        """The result as JSON text (magicount verify reads it)."""
     @classmethod
     def from_json(cls, text: str) -> "Result":
         """A result read back from JSON text; ValueError if it is not one."""
@@ -44,7 +44,7 @@ def count(
     adaptive: bool = True,
     **spec: Any,
 ) -> Result:
-    """Counts one problem: the result as ``magic-enum <family> --json``
+    """Counts one problem: the result as ``magicount <family> --json``
     writes it.  ``spec`` holds the family's fields as the result's
     ``problem`` names them (n=12; order=4, kind="pandiagonal"; builtin=...).
     Raises ValueError for a bad spec or option, KeyboardInterrupt on Ctrl-C
