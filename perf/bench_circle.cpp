@@ -51,7 +51,7 @@ void BM_CircleSerialKernel(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const magic::CircleProblem p(n);
   std::vector<magic::CircleState> root;
-  p.expand(0, [&](const magic::CircleState& s, bool) { root.push_back(s); });
+  p.cut(0, [&](const magic::CircleState& s, bool) { root.push_back(s); });
   const std::uint64_t want = expected(n);
   std::uint64_t nodes = 0;
   for (auto _ : state) {

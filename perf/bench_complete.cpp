@@ -103,7 +103,7 @@ void BM_Complete(benchmark::State& state, Set set) {
     for (const auto& sp : specs)
       magic::with_complete_problem(sp, [&](const auto& p) {
         FirstCtx ctx;
-        p.expand(0, [&](const auto& s, bool) { p.solve(s, ctx); });
+        p.cut(0, [&](const auto& s, bool) { p.solve(s, ctx); });
         solved += ctx.found;
         nodes += ctx.nodes;
       });

@@ -39,7 +39,7 @@ inline std::uint64_t known_total(const nlohmann::json& spec) {
 template <class P>
 std::uint64_t kernel(const P& p) {
   std::vector<typename P::State> tasks;
-  p.expand(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
+  p.cut(magic::default_split_depth(p), [&](const auto& s, bool) { tasks.push_back(s); });
   const magic::Stop no_stop;
   magic::TaskContext<P> ctx(p, {p.emits()}, no_stop);
   for (const auto& t : tasks) p.solve(t, ctx);

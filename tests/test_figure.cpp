@@ -548,7 +548,7 @@ TEST(FigureCompiled, SearchesNodeForNodeAsTheGeneralSearch) {
     ASSERT_STREQ(compiled.compiled_plan(), c->name);
     ASSERT_EQ(general.compiled_plan(), nullptr);
     std::vector<magic::FigureState> tasks;
-    compiled.expand(magic::default_split_depth(compiled) + 2,
+    compiled.cut(magic::default_split_depth(compiled) + 2,
                     [&](const magic::FigureState& s, bool) { tasks.push_back(s); });
     ASSERT_GT(tasks.size(), 100u) << c->name;
     const magic::Stop no_stop;

@@ -22,7 +22,7 @@ struct SubsetSum {
   std::uint64_t orbit_size(const Solution&) const { return 1; }
   nlohmann::json to_json(const Solution& x) const { return x; }
 
-  template <class F> void expand(int depth, F&& sink) const { magic::ExpandMode<State> m{sink, depth}; walk({}, m); }
+  void cut(int depth, magic::SinkRef<State> sink) const { magic::ExpandMode<State> m{sink, depth}; walk({}, m); }
   template <class Ctx> void solve(const State& t, Ctx& ctx) const { magic::SolveMode<Ctx> m{ctx}; walk(t, m); }
 
   template <class Mode> void walk(const State& t, Mode& m) const {

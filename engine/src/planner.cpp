@@ -5,7 +5,7 @@ namespace magic {
 std::uint64_t count_tasks(const AnyProblem& p, int depth) {
   std::uint64_t n = 0;
   auto each = [&](const std::byte*, bool) { ++n; };
-  p.expand(depth, each);
+  p.cut(depth, each);
   return n;
 }
 
@@ -19,7 +19,7 @@ int split_depth_for_tasks(const AnyProblem& p, std::uint64_t target) {
       if (++n >= target) throw Enough{};
     };
     try {
-      p.expand(depth, each);
+      p.cut(depth, each);
     } catch (const Enough&) {
       return depth;
     }
@@ -65,7 +65,7 @@ void TaskStream::produce(const AnyProblem& p, int depth) {
       cur.bytes.insert(cur.bytes.end(), s, s + stride_);
       if (cur.size() == chunk_) hand_over(cur);
     };
-    p.expand(depth, each);
+    p.cut(depth, each);
     if (cur.size()) hand_over(cur);
   } catch (const Cancelled&) {
   } catch (...) {

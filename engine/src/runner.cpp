@@ -174,7 +174,7 @@ std::optional<Contexts> probe_whole(const AnyProblem& p, const EmitPolicy& polic
     cut = ctx->over_limit();
     done.push_back(std::move(ctx));
   };
-  p.expand(0, each);
+  p.cut(0, each);
   if (cut) return std::nullopt;
   return done;
 }

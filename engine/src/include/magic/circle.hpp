@@ -810,10 +810,6 @@ class CircleProblem {
   bool has_group() const { return true; }
   int n() const { return n_; }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   // The two walks, not inline, so that the library compiles them once:
   // cut in circle.cpp, solve's runner instance in run_circle.cpp (declared
   // extern at the end of this header).
@@ -887,10 +883,6 @@ class CircleMultiplierProblem {
   Emits emits() const { return Emits::OnePerOrbit; }
   bool has_group() const { return true; }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   // Not inline, as CircleProblem's.
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>

@@ -270,10 +270,6 @@ class CompleteProblem {
 
   nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   // The two walks, defined below the class and not inline, so that the
   // library compiles each instance's walks once (declared extern at the
   // end of this header).

@@ -131,10 +131,6 @@ class FigureProblem {
   bool has_group() const { return true; }
   std::size_t hashed_bytes() const { return sizeof(std::uint16_t) * static_cast<std::size_t>(P_); }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {

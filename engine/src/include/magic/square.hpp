@@ -71,10 +71,6 @@ class SquareProblem {
   bool has_group() const { return true; }
   const Plan& plan() const { return plan_; }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   // The two walks, defined below the class and not inline, so that the
   // library compiles them once (declared extern at the end of square.hpp).
   void cut(int depth, SinkRef<State> sink) const;

@@ -77,10 +77,6 @@ class Square5Problem {
   std::int64_t key(const Solution& s) const { return s[12]; }  // counts.by_center
   nlohmann::json to_json(const Solution& s) const { return grid_rows(s, 5); }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   // The two walks, compiled once by the library: cut in
   // engine/src/square5.cpp, solve below the class and not inline
   // (declared extern at the end of square.hpp).

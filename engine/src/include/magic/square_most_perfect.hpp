@@ -81,10 +81,6 @@ class MostPerfect8Problem {
   std::uint64_t orbit_size(const Solution&) const { return emit_ == Emit::Translates ? kOrbitBound : 1; }
   nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {

@@ -90,10 +90,6 @@ class SemiPairsProblem {
   std::uint64_t weight(const Solution&) const { return sliced() ? 1 : std::uint64_t{kFactorial} * kFactorial / 4; }
   nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   void cut(int depth, SinkRef<State> sink) const;
   template <class Ctx>
   void solve(const State& s, Ctx& ctx) const {

@@ -80,10 +80,6 @@ class SmallSquareProblem {
   }
   nlohmann::json to_json(const Solution& s) const { return grid_rows(s, N); }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   // The two walks, defined below the class and not inline, so that the
   // library compiles them once (declared extern at the end of square.hpp).
   void cut(int depth, SinkRef<State> sink) const;

@@ -69,10 +69,6 @@ class StarProblem {
   }
   bool has_group() const { return true; }
 
-  template <class F>
-  void expand(int depth, F&& sink) const {
-    cut(depth, sink);
-  }
   // The two walks, defined below the class and not inline, so that the
   // library compiles each size's walks once (declared extern at the end of
   // this header) and no other file again.

@@ -20,7 +20,7 @@
 
 namespace magic {
 
-// expand()'s sink: the bytes of one state, and whether it is a leaf.
+// cut()'s sink: the bytes of one state, and whether it is a leaf.
 using ByteSink = SinkRef<const std::byte*>;
 
 class AnyProblem {
@@ -35,7 +35,7 @@ class AnyProblem {
   virtual std::size_t state_size() const = 0;
   virtual std::size_t solution_size() const = 0;
 
-  virtual void expand(int depth, ByteSink sink) const = 0;
+  virtual void cut(int depth, ByteSink sink) const = 0;
   // A context for one task of this problem; solve() takes only those.
   virtual std::unique_ptr<TaskCore> context(const EmitPolicy& policy, const Stop& stop,
                                             TaskCore::Splitting split = {}) const = 0;
@@ -69,9 +69,9 @@ class Erased final : public AnyProblem {
   std::size_t state_size() const override { return sizeof(State); }
   std::size_t solution_size() const override { return sizeof(Solution); }
 
-  void expand(int depth, ByteSink sink) const override {
+  void cut(int depth, ByteSink sink) const override {
     auto each = [&sink](const State& s, bool leaf) { sink(reinterpret_cast<const std::byte*>(&s), leaf); };
-    p_.expand(depth, each);
+    p_.cut(depth, each);
   }
   std::unique_ptr<TaskCore> context(const EmitPolicy& policy, const Stop& stop,
                                     TaskCore::Splitting split = {}) const override {

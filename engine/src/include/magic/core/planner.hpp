@@ -2,7 +2,7 @@
 // The task planner: the prefixes a run is cut into, their indices, and which
 // of them this run executes (its shard, minus what a checkpoint holds).
 //
-// Task i is the i-th node the problem's expand() hands out at the split
+// Task i is the i-th node the problem's cut() hands out at the split
 // level, so the list, and every index in a checkpoint or a shard, depends
 // only on the problem and the split depth, never on the threads.
 //
@@ -39,7 +39,7 @@ inline constexpr int kMaxSplitDepth = 64;
 template <Problem P>
 std::vector<typename P::State> plan_tasks(const P& p, int depth) {
   std::vector<typename P::State> tasks;
-  p.expand(depth, [&](const typename P::State& s, bool) { tasks.push_back(s); });
+  p.cut(depth, [&](const typename P::State& s, bool) { tasks.push_back(s); });
   return tasks;
 }
 
@@ -76,7 +76,7 @@ struct TaskChunk {
 };
 
 // Hands out the task list in index order, `chunk` tasks at a time.
-// expand() is one recursive walk that cannot be paused, so it runs on a
+// cut() is one recursive walk that cannot be paused, so it runs on a
 // producer thread that fills the next chunk while the current one runs,
 // and waits when two are ready.  Destroying the stream early (a stop, an
 // error) unwinds the walk and joins the thread.
@@ -89,7 +89,7 @@ class TaskStream {
   TaskStream(const TaskStream&) = delete;
   TaskStream& operator=(const TaskStream&) = delete;
 
-  // The next chunk; false once the list is exhausted.  Rethrows what expand() threw.
+  // The next chunk; false once the list is exhausted.  Rethrows what cut() threw.
   bool next(TaskChunk& out);
   // The most states held at once (tests check the bound).
   std::size_t peak_states() const;

@@ -5,7 +5,7 @@
 // A problem P walks one search tree in two modes (a template parameter of
 // its node function, so no virtual call per node):
 //
-//   expand(depth, sink)   cut the tree at `depth` and call sink(state, leaf)
+//   cut(depth, sink)      cut the tree at `depth` and call sink(state, leaf)
 //                         for every node there, in a fixed order: the task
 //                         list.  `leaf` says the node cannot be cut deeper
 //                         (a solution, a dead end, or a level the problem
@@ -49,11 +49,13 @@ enum class Emits {
 template <class State>
 class SinkRef {
  public:
-  template <class F>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, SinkRef> && std::is_invocable_v<F&, const State&, bool>)
-  SinkRef(F& f)  // NOLINT: implicit, so expand(depth, lambda) reads as before
+  // Implicit, so cut(depth, lambda) reads as a call with the lambda; a
+  // temporary lambda lives to the end of that call, and so long as the ref.
+  template <class F, class L = std::remove_reference_t<F>>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, SinkRef> && std::is_invocable_v<L&, const State&, bool>)
+  SinkRef(F&& f)  // NOLINT(google-explicit-constructor)
       : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
-        call_([](void* o, const State& s, bool leaf) { (*static_cast<F*>(o))(s, leaf); }) {}
+        call_([](void* o, const State& s, bool leaf) { (*static_cast<L*>(o))(s, leaf); }) {}
   void operator()(const State& s, bool leaf) const { call_(obj_, s, leaf); }
 
  private:
@@ -173,7 +175,7 @@ concept Problem = requires(const P& p, const typename P::State& state, const typ
   { p.canonical(sol) } -> std::same_as<typename P::Solution>;
   { p.orbit_size(sol) } -> std::convertible_to<std::uint64_t>;
   { p.to_json(sol) } -> std::convertible_to<nlohmann::json>;
-  p.expand(0, sink);
+  p.cut(0, SinkRef<typename P::State>(sink));
   p.solve(state, ctx);
 };
 
