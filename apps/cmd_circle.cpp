@@ -9,7 +9,7 @@ namespace {
 
 struct CircleArgs {
   int n = 0;
-  std::string method = "exhaustive";
+  std::string solver = "exhaustive";
   Common common;
 };
 
@@ -27,7 +27,7 @@ void add_circle(CLI::App& app, Action& action) {
   sub->add_option("--n,-n", args->n, "numbers on the circle, 3..40 (exhaustive: n=17 takes minutes)")
       ->required()
       ->transform(whole_number());
-  sub->add_option("--method", args->method,
+  sub->add_option("--solver,--method", args->solver,
                   std::string("exhaustive (no number theory) or multiplier (difference sets fixed by "
                               "the multipliers p | n-1; reaches n = 40)"))
       ->capture_default_str();
@@ -35,12 +35,12 @@ void add_circle(CLI::App& app, Action& action) {
   add_svg_option(sub, args->common);
   sub->callback([args, &action] {
     action = [args]() -> int {
-      if (!magic::is_field_value("circle", "method", args->method))
-        throw UsageError("unknown --method '" + args->method + "' (use " + magic::field_values("circle", "method") +
+      if (!magic::is_field_value("circle", "solver", args->solver))
+        throw UsageError("unknown --solver '" + args->solver + "' (use " + magic::field_values("circle", "solver") +
                          ")");
       Printer pr;
       pr.human_solution = print_circle;
-      return execute({{"name", "circle"}, {"n", args->n}, {"method", args->method}}, args->common, pr);
+      return execute({{"name", "circle"}, {"n", args->n}, {"solver", args->solver}}, args->common, pr);
     };
   });
 }

@@ -204,15 +204,18 @@ std::optional<CircleSolution> CircleMultiplierProblem::circle_of(const std::uint
 
 CircleSpec circle_spec_from_json(const nlohmann::json& spec) {
   // "multipliers" and "orbits" are what a multiplier run's problem adds.
-  check_spec_fields(spec, "circle", {"name", "n", "method", "multipliers", "orbits"});
+  check_spec_fields(spec, "circle", {"name", "n", "solver", "method", "multipliers", "orbits"});
   if (!spec.contains("n") || !spec.at("n").is_number_integer())
     throw SpecError("circle spec needs an integer \"n\": " + spec.dump());
   std::optional<CircleMethod> method;
   try {
-    method = parse_circle_method(spec.value("method", "exhaustive"));
+    const std::string solver = spec.value("solver", spec.value("method", std::string("exhaustive")));
+    if (spec.contains("method") && spec.at("method").get<std::string>() != solver)
+      throw SpecError("circle spec gives \"solver\" and its old name \"method\" differently: " + spec.dump());
+    method = parse_circle_method(solver);
   } catch (const nlohmann::json::exception&) {
   }
-  if (!method) throw SpecError(std::string("unknown circle method (use ") + kCircleMethodNames + ") in " + spec.dump());
+  if (!method) throw SpecError(std::string("unknown circle solver (use ") + kCircleMethodNames + ") in " + spec.dump());
   const CircleSpec s{spec_int(spec.at("n"), "circle n"), *method};
   validate_circle(s);
   return s;

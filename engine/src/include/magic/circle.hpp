@@ -986,7 +986,9 @@ void CircleMultiplierProblem::solve(const State& s, Ctx& ctx) const {
 static_assert(Problem<CircleProblem>);
 static_assert(Problem<CircleMultiplierProblem>);
 
-// {"n": N, "method": "exhaustive"}; throws SpecError.
+// {"n": N, "solver": "exhaustive"}; "method", the field's name until
+// 0.1.0, is read too, and stays the name in the echo (describe()), which
+// journal headers and record results hold.  Throws SpecError.
 CircleSpec circle_spec_from_json(const nlohmann::json& spec);
 
 // The registry's entry (magic/registry.hpp).
@@ -994,9 +996,11 @@ struct CircleFamily {
   static constexpr const char* kName = "circle";
   static constexpr Picture kPicture = Picture::Circle;
   static std::string levels_help() { return std::string(kCircleLevels) + "; " + kCircleMultiplierLevels; }
-  static const char* field_values(const std::string& field) { return field == "method" ? kCircleMethodNames : nullptr; }
+  static const char* field_values(const std::string& field) {
+    return field == "solver" || field == "method" ? kCircleMethodNames : nullptr;
+  }
   static bool is_field_value(const std::string& field, const std::string& v) {
-    return field == "method" && parse_circle_method(v).has_value();
+    return field_values(field) && parse_circle_method(v).has_value();
   }
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
