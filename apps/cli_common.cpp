@@ -112,49 +112,54 @@ const CLI::Validator& file_name() {
   return v;
 }
 
+namespace {
+// A row of the options table (magic/run_options.hpp): flags, help, range.
+const magic::OptionRow& row(const char* name) {
+  const magic::OptionRow* r = magic::option_row(name);
+  if (!r) throw std::logic_error(std::string("no options-table row '") + name + "'");
+  return *r;
+}
+template <class T>
+CLI::Range range_of(const magic::OptionRow& r) {
+  return CLI::Range(static_cast<T>(r.lo), static_cast<T>(r.hi));
+}
+// An option of the table bound to `value`.
+template <class T>
+CLI::Option* add_row(CLI::App* app, const char* name, T& value, const std::string& more = "") {
+  const magic::OptionRow& r = row(name);
+  return app->add_option(r.flags, value, r.help + more);
+}
+CLI::Option* add_flag_row(CLI::App* app, const char* name, bool& value) {
+  const magic::OptionRow& r = row(name);
+  return app->add_flag(r.flags, value, r.help);
+}
+}  // namespace
+
 void add_common(CLI::App* app, Common& c, const std::string& levels) {
-  app->add_option("--threads,-t", c.threads, "worker threads (default: all cores)")
-      ->transform(whole_number() & CLI::Range(1u, magic::run_limits::kMaxThreads));
-  app->add_option("--split-depth", c.split_depth,
-                  "cut the search tree into tasks this many levels below the root; " + levels +
-                      " (default: 0 for a search of at most " + std::to_string(magic::kProbeNodes) +
-                      " nodes, else the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
-      ->transform(whole_number() & CLI::Range(0, magic::run_limits::kMaxSplitDepth));
-  app->add_option("--split-nodes", c.split_nodes,
-                  "a task that has searched this many nodes hands its untried branches to idle workers "
-                  "(results do not depend on it)")
-      ->transform(whole_number() & CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}))
+  add_row(app, "threads", c.threads)->transform(whole_number() & range_of<unsigned>(row("threads")));
+  add_row(app, "split_depth", c.split_depth,
+          "; " + levels + " (default: 0 for a search of at most " + std::to_string(magic::kProbeNodes) +
+              " nodes, else the first depth with " + std::to_string(magic::kTargetTasks) + " tasks)")
+      ->transform(whole_number() & range_of<int>(row("split_depth")));
+  add_row(app, "split_nodes", c.split_nodes)
+      ->transform(whole_number() & range_of<std::uint64_t>(row("split_nodes")))
       ->capture_default_str();
-  app->add_flag("--no-adaptive", c.no_adaptive, "keep every task whole: no splitting of big tasks at run time");
-  app->add_option("--json", c.json, "write the JSON result to FILE ('-' = stdout)")->check(file_name());
-  app->add_option("--solutions", c.solutions, "solutions to output: none, all or a number")->capture_default_str();
-  app->add_option("--solutions-file", c.solutions_file,
-                  "stream solutions to FILE as JSON Lines ('-' = stdout; implies --solutions all unless given)")
-      ->check(file_name());
-  app->add_option("--limit", c.limit, "stop after this many unique solutions (0 = exhaustive)")
-      ->transform(whole_number());
-  app->add_option("--shard", c.shard, "run only tasks i, i+m, i+2m, ... given as i/m (m < 2^32)")
+  add_flag_row(app, "adaptive", c.no_adaptive);
+  add_row(app, "json", c.json)->check(file_name());
+  add_row(app, "solutions", c.solutions)->capture_default_str();
+  add_row(app, "solutions_file", c.solutions_file)->check(file_name());
+  add_row(app, "limit", c.limit)->transform(whole_number());
+  add_row(app, "shard", c.shard)->capture_default_str();
+  add_row(app, "checkpoint", c.checkpoint)->check(file_name());
+  add_row(app, "checkpoint_interval", c.checkpoint_interval)->check(seconds_up_to_an_hour())->capture_default_str();
+  add_row(app, "dedup", c.dedup)->check(CLI::IsMember({"auto", "hash-set"}))->capture_default_str();
+  add_row(app, "dedup_memory", c.dedup_memory_mib)
+      ->transform(whole_number() & range_of<std::size_t>(row("dedup_memory")))
       ->capture_default_str();
-  app->add_option("--checkpoint", c.checkpoint,
-                  "journal finished tasks, with the solutions they list, to FILE; rerunning the same command resumes from it")
-      ->check(file_name());
-  app->add_option("--checkpoint-interval", c.checkpoint_interval,
-                  "most seconds between syncs of the checkpoint journal to disk (0 = after every task)")
-      ->check(seconds_up_to_an_hour())
-      ->capture_default_str();
-  app->add_option("--dedup", c.dedup, "deduplication: auto (use symmetry breaking) or hash-set")
-      ->check(CLI::IsMember({"auto", "hash-set"}))
-      ->capture_default_str();
-  app->add_option("--dedup-memory", c.dedup_memory_mib, "memory limit of the hash set, MiB")
-      ->transform(whole_number() & CLI::Range(std::size_t{1}, std::size_t{1} << 20))
-      ->capture_default_str();
-  app->add_flag("--quiet,-q", c.quiet, "no human summary or progress");
+  add_flag_row(app, "quiet", c.quiet);
 }
 
-void add_svg_option(CLI::App* app, Common& c) {
-  app->add_option("--svg", c.svg, "draw the first " + std::to_string(kSvgSolutions) + " solutions into FILE (SVG; '-' = stdout)")
-      ->check(file_name());
-}
+void add_svg_option(CLI::App* app, Common& c) { add_row(app, "svg", c.svg)->check(file_name()); }
 
 namespace {
 
@@ -286,7 +291,7 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   ro.threads = c.threads;
   ro.split_depth = c.split_depth;
   ro.solutions = want;
-  ro.stop_after = c.limit;
+  ro.limit = c.limit;
   const magic::Shard shard = parse_shard(c.shard);
   ro.shard_index = shard.index;
   ro.shard_count = shard.count;

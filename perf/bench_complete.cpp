@@ -124,7 +124,7 @@ void first_empty(benchmark::State& state, magic::SquareKind kind) {
   sp.budget = magic::default_complete_budget(sp.puzzle.order);
   magic::RunOptions ro;
   ro.threads = 1;
-  ro.stop_after = 1;
+  ro.limit = 1;
   std::uint64_t nodes = 0;
   for (auto _ : state) {
     const auto r = magic::with_complete_problem(sp, [&](const auto& p) { return magic::run(p, ro); });

@@ -429,7 +429,7 @@ TEST(Options, TheDocsTableIsTheHelp) {
     const auto eq = head.rfind('=');
     in_help[flag] = eq == std::string::npos ? "" : head.substr(eq + 1);
   }
-  for (const char* own : {"--help", "--n", "--solver", "--svg"}) EXPECT_EQ(in_help.erase(own), 1u) << own;
+  for (const char* own : {"--help", "--n", "--solver"}) EXPECT_EQ(in_help.erase(own), 1u) << own;
 
   std::istringstream doc(read_text(fs::path(MAGIC_SOURCE_DIR) / "docs" / "cli.md"));
   std::map<std::string, std::string> in_docs;  // flag -> its row

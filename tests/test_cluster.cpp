@@ -182,7 +182,7 @@ INSTANTIATE_TEST_SUITE_P(Problems, Cluster, ::testing::ValuesIn(specs()),
 
 TEST(ClusterRefuses, WhatOnlyOneProcessCanDo) {
   const nlohmann::json star{{"name", "star"}, {"n", 7}};
-  EXPECT_THROW(across(star, {.stop_after = 3}, 2), magic::SpecError);
+  EXPECT_THROW(across(star, {.limit = 3}, 2), magic::SpecError);
   EXPECT_THROW(across(star, {.dedup = magic::DedupMode::HashSet}, 2), magic::SpecError);
   // complete's "first" mode stops after one completion.
   const nlohmann::json first{{"name", "complete"}, {"grid", "0 0 0\n0 5 0\n0 0 0"}, {"mode", "first"}};
@@ -404,7 +404,7 @@ TEST(Job, OneJobAnswersWhatItsSpecWouldAndRunsAsOftenAsAsked) {
   // A completion's defaults and its no-solution reason come with its Job.
   const magic::Job first = magic::Job::make(
       {{"name", "complete"}, {"grid", "[[2,7,6],[9,5,1],[4,3,0]]"}, {"kind", "magic"}, {"mode", "first"}});
-  EXPECT_EQ(first.run({.threads = 1}).exhaustive, false);  // stop_after 1: the spec's default
+  EXPECT_EQ(first.run({.threads = 1}).exhaustive, false);  // limit 1: the spec's default
   const magic::Job impossible = magic::Job::make(
       {{"name", "complete"}, {"grid", "[[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0]]"},
        {"kind", "pandiagonal"}, {"mode", "count"}});

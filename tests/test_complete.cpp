@@ -266,13 +266,13 @@ TEST(Complete, FirstCompletionOfEmptyGridsUpToOrderEight) {
 
 TEST(Complete, SolutionsModeGivesDistinctCompletions) {
   RunOptions ro;
-  ro.stop_after = 25;
+  ro.limit = 25;
   const auto f = complete(empty(5), "magic", ro, "first");
   EXPECT_EQ(f.r.unique, 25u);
   EXPECT_EQ(f.sols.size(), 25u);
   expect_valid(empty(5), f.sols, "magic");
   // Asking for more than exist gives all of them, found by restarts.
-  ro.stop_after = 20;
+  ro.limit = 20;
   const auto g = complete(kSeed2, "magic", ro, "first");
   EXPECT_EQ(g.r.unique, 8u);
   expect_valid(kSeed2, g.sols, "magic");
@@ -302,7 +302,7 @@ TEST(Complete, EmptyPandiagonalSevenAndEightAreFoundBySearch) {
   }
   // Several completions come from both phases without repeats.
   RunOptions ro;
-  ro.stop_after = 5;
+  ro.limit = 5;
   const auto five = complete(empty(7), "pandiagonal", ro, "first");
   EXPECT_EQ(five.sols.size(), 5u);
   expect_valid(empty(7), five.sols, "pandiagonal");
@@ -363,7 +363,7 @@ TEST(Complete, OddRectanglesAreImpliedByMostPerfect) {
   // First-completion mode (with the hints) asked for more than exist finds
   // the same set.
   RunOptions many;
-  many.stop_after = 1000;
+  many.limit = 1000;
   auto firsts = complete(g, "most-perfect", many, "first").sols;
   auto counted = all.sols;
   std::sort(firsts.begin(), firsts.end());

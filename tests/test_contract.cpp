@@ -224,7 +224,7 @@ TEST_P(Contract, StopAfterKeepsTheFirstSolutionsInOrder) {
     const auto ref = first_solutions(*run, {}, 5);
     for (unsigned t : {1u, 2u, 4u})
       for (int d : {-1, 1, 3}) {
-        RunOptions ro{.threads = t, .split_depth = d, .stop_after = 5};
+        RunOptions ro{.threads = t, .split_depth = d, .limit = 5};
         EXPECT_EQ(first_solutions(*run, ro, 5), ref) << "threads " << t << " depth " << d;
         ro.solutions = 5;
         const auto r = (*run)(ro);
@@ -337,7 +337,7 @@ TEST_P(Contract, AdaptiveSplittingWithHashSetAndStop) {
   expect_same(r, ref, "hash set");
   EXPECT_GT(r.pieces, 0u);
   EXPECT_EQ(solutions, ref_solutions);
-  const auto stopped = GetParam().run(forced_split({.threads = 3, .stop_after = 5}, 1));
+  const auto stopped = GetParam().run(forced_split({.threads = 3, .limit = 5}, 1));
   EXPECT_FALSE(stopped.adaptive);
   EXPECT_EQ(stopped.pieces, 0u);
 }
@@ -361,9 +361,9 @@ TEST_P(Contract, AWindowOfNothingChangesNothing) {
     const auto [h, hash_solutions] = run_with_solutions(GetParam().run, hs, ~std::uint64_t{0});
     expect_same(h, ref, "hash set, threads " + std::to_string(t));
     EXPECT_EQ(hash_solutions.size(), ref_solutions.size()) << t;
-    RunOptions stop{.threads = t, .stop_after = 7};
+    RunOptions stop{.threads = t, .limit = 7};
     stop.hold_bytes = 0;
-    RunOptions stop_ref{.threads = 1, .stop_after = 7};
+    RunOptions stop_ref{.threads = 1, .limit = 7};
     EXPECT_EQ(first_solutions(GetParam().run, stop, 7), first_solutions(GetParam().run, stop_ref, 7)) << t;
   }
 }
@@ -482,7 +482,7 @@ TEST(Runner, BadShardsAndOptionMixesAreSpecErrors) {
   const nlohmann::json spec{{"name", "square"}, {"order", 3}};
   EXPECT_THROW(magic::run_spec(spec, {.shard_index = 2, .shard_count = 2}), magic::SpecError);
   EXPECT_THROW(magic::run_spec(spec, {.shard_count = 0}), magic::SpecError);
-  RunOptions limited{.stop_after = 1};
+  RunOptions limited{.limit = 1};
   limited.checkpoint = unique_temp_path("never_written");
   EXPECT_THROW(magic::run_spec(spec, limited), magic::SpecError);
   EXPECT_FALSE(std::filesystem::exists(limited.checkpoint));

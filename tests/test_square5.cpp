@@ -76,7 +76,7 @@ TEST_P(MagicSlice, DiagonalValueSliceMatchesTheSlowEnumerator) {
   nlohmann::json spec = square5("magic");
   spec["center"] = c;
   RunOptions first;
-  first.stop_after = 1;
+  first.limit = 1;
   const Found one = run_all(spec, first);
   ASSERT_EQ(one.canon.size(), 1u);
   const std::vector<int> w = other_diagonal_values(*one.canon.begin());
@@ -146,7 +146,7 @@ TEST(Square5, CentreSliceAboveThirteenIsTheMirrorOfItsComplement) {
   nlohmann::json lo = square5("magic"), hi = square5("magic");
   lo["center"] = 3;
   RunOptions first;
-  first.stop_after = 1;
+  first.limit = 1;
   const std::vector<int> w = other_diagonal_values(*run_all(lo, first).canon.begin());
   std::vector<int> w_mirror;
   for (int v : w) w_mirror.push_back(26 - v);
@@ -195,7 +195,7 @@ TEST(Square5, SemiMagicRunsWithLimitAndShards) {
   std::set<Grid> seen;
   for (std::uint32_t shard : {0u, 1u}) {
     RunOptions ro;
-    ro.stop_after = 40;
+    ro.limit = 40;
     ro.shard_index = shard;
     ro.shard_count = 2;
     const Found r = run_all(square5("semi"), ro);

@@ -222,7 +222,7 @@ TEST(SemiPairs, BadSlicesAndWholeSearchesThatCannotFinishAreSpecErrors) {
   nlohmann::json all = base;
   all["symmetry_breaking"] = false;
   EXPECT_THROW(run(all), magic::SpecError);
-  EXPECT_EQ(run(all, {.stop_after = 3}).result.unique, 3u);
+  EXPECT_EQ(run(all, {.limit = 3}).result.unique, 3u);
   all["kind"] = "associative";
   EXPECT_EQ(run(all).result.unique, 48544u);
 }

@@ -92,7 +92,7 @@ void OrderedMerger::finish(std::size_t k, std::unique_ptr<TaskCore> ctx, const s
       resume_below(ids_[next_]);
       take_back(slots_[next_]);
       if (slots_[next_].ctx) fold(slots_[next_]);
-      else if (!policy_.stop_after) exhaustive_ = false;  // skipped after an interrupt
+      else if (!policy_.limit) exhaustive_ = false;  // skipped after an interrupt
       slots_[next_] = {};
     }
     if (next_ == slots_.size()) resume_below(kNoTask);
@@ -174,11 +174,11 @@ void OrderedMerger::fold(const Slot& s) {
     if (defer()) fold_deferred(c);
   }
   if (!c.aborted()) ++tasks_run_;
-  else if (!policy_.stop_after || c.gave_up()) exhaustive_ = false;
+  else if (!policy_.limit || c.gave_up()) exhaustive_ = false;
 }
 
 void OrderedMerger::fold_deferred(const TaskCore& c) {
-  const std::uint64_t stop = policy_.stop_after;
+  const std::uint64_t stop = policy_.limit;
   const std::size_t n = c.solution_size();
   const bool images = p_.emits() == Emits::AllImages;
   for (std::size_t at = 0; at < c.deferred.size(); at += 2 * n) {

@@ -30,9 +30,9 @@ Picture picture_of(const std::string& problem_name) {
   return p;
 }
 
-std::uint64_t default_stop_after(const nlohmann::json& spec) {
+std::uint64_t default_limit(const nlohmann::json& spec) {
   std::uint64_t n = 0;
-  with_family(spec.value("name", ""), [&](auto fam) { n = detail::family_stop_after<decltype(fam)>(spec); });
+  with_family(spec.value("name", ""), [&](auto fam) { n = detail::family_limit<decltype(fam)>(spec); });
   return n;
 }
 
@@ -100,10 +100,10 @@ RunResult Job::run(const RunOptions& ro) const { return magic::run(core_->proble
 
 RunOptions Job::with_defaults(const RunOptions& ro) const {
   // A search that would run for days is refused whole; a part of it runs.
-  if (!core_->too_long.empty() && ro.stop_after == 0 && ro.shard_count == 1)
+  if (!core_->too_long.empty() && ro.limit == 0 && ro.shard_count == 1)
     throw SpecError(core_->too_long + ": run a part of it, with a limit or a shard");
   RunOptions o = ro;
-  if (o.stop_after == 0) o.stop_after = core_->stop_after;
+  if (o.limit == 0) o.limit = core_->limit;
   return o;
 }
 

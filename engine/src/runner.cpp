@@ -24,7 +24,7 @@ unsigned resolve_threads(unsigned threads) {
 }
 
 bool splits_adaptively(const RunOptions& opt, unsigned threads) {
-  return opt.adaptive && !opt.stop_after && (threads > 1 || opt.split_always);
+  return opt.adaptive && !opt.limit && (threads > 1 || opt.split_always);
 }
 
 RunResult start_result(const AnyProblem& p, const RunOptions& opt) {
@@ -39,7 +39,7 @@ RunResult start_result(const AnyProblem& p, const RunOptions& opt) {
   if (!std::isfinite(opt.checkpoint_interval) || opt.checkpoint_interval < 0)
     throw SpecError("the checkpoint interval must be a finite number of seconds >= 0");
   // A stopped search folds solutions, not whole tasks: nothing to journal.
-  if (opt.stop_after && !opt.checkpoint.empty())
+  if (opt.limit && !opt.checkpoint.empty())
     throw SpecError("a run that stops after a number of solutions cannot be checkpointed");
   r.split_depth = opt.split_depth;  // -1 until planned: default_split_depth
   r.split_level = p.describe_levels();
@@ -229,11 +229,11 @@ int default_split_depth(const AnyProblem& p) {
 RunResult run(const AnyProblem& p, const RunOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   RunResult r = detail::start_result(p, opt);
-  const MergePolicy policy{r.dedup == "hash-set", opt.solutions,    opt.stop_after,     opt.dedup_memory,
+  const MergePolicy policy{r.dedup == "hash-set", opt.solutions,    opt.limit,     opt.dedup_memory,
                            opt.on_solution,        opt.hold_bytes, opt.spill_directory};
   // A stopped search wants its first solutions at once, not a probe first.
   std::optional<detail::Contexts> probed;
-  if (r.split_depth < 0 && !opt.stop_after) probed = detail::probe_whole(p, OrderedMerger::emit_policy(p, policy));
+  if (r.split_depth < 0 && !opt.limit) probed = detail::probe_whole(p, OrderedMerger::emit_policy(p, policy));
   if (r.split_depth < 0) r.split_depth = probed ? 0 : split_depth_for_tasks(p);
   r.tasks = probed ? probed->size() : count_tasks(p, r.split_depth);
   const std::unique_ptr<Journal> journal = detail::open_journal(p, opt, r);

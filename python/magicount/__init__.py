@@ -10,9 +10,10 @@ completions and figures, the same results as the ``magicount`` command's
 A search's spec is the JSON ``problem`` of its result (docs/json.md): the
 family's name, then its fields as keyword arguments (``n=12``,
 ``order=4, kind="pandiagonal"``, ``figure={...}`` or ``builtin="hexagon-3"``).
-The run options are those the CLI shares: ``threads``, ``split_depth``,
-``shard``, ``checkpoint``, ``checkpoint_interval``, ``limit``, ``dedup``,
-``dedup_memory`` (MiB), ``adaptive``; None means the default.  Searches
+The run options are those the CLI shares (``RUN_OPTIONS``, from the
+engine's options table): ``threads``, ``split_depth``, ``split_nodes``,
+``adaptive``, ``limit``, ``shard``, ``checkpoint``, ``checkpoint_interval``,
+``dedup``, ``dedup_memory`` (MiB); None means the default.  Searches
 release the GIL; Ctrl-C raises KeyboardInterrupt
 within a second, and a run with a checkpoint resumes from it when called
 again.  A bad argument raises ValueError with the CLI's message.
@@ -30,9 +31,9 @@ __all__ = ["count", "solutions", "Result", "Solution", "RUN_OPTIONS", "__version
 _info = _core.build_info()
 __version__: str = _info["version"]
 
-#: The run options, as the CLI's common options name them (with _ for -).
-RUN_OPTIONS = ("threads", "split_depth", "shard", "checkpoint", "checkpoint_interval", "limit", "dedup",
-               "dedup_memory", "adaptive")
+#: The run options, from the engine's one options table (magic/run_options.hpp):
+#: the CLI's common options, with _ for -.
+RUN_OPTIONS = tuple(_core.run_option_names())
 
 
 def _split(family: str, kwargs: Dict[str, Any]):

@@ -338,6 +338,13 @@ PYBIND11_MODULE(_core, m) {
     const json p = from_py(problem);
     return translating([&] { return magic::render_svg(p, sols); });
   });
+  // The options table's rows that Python has (magic/run_options.hpp).
+  m.def("run_option_names", [] {
+    py::list names;
+    for (const magic::OptionRow& row : magic::kOptions)
+      if (!row.not_in_python) names.append(row.name);
+    return names;
+  });
   m.def("build_info", [] {
     return py::dict(py::arg("version") = magic::BuildInfo::version(), py::arg("source") = magic::BuildInfo::source(),
                     py::arg("compiler") = magic::BuildInfo::compiler());

@@ -87,7 +87,7 @@ void validate_documents(const nlohmann::json& d) {
     // The spec is read the way the run will read it; that throws SpecError.
     field("spec", has("spec") && row.at("spec").is_object(), "an object");
     (void)describe_spec(row.at("spec"));
-    (void)default_stop_after(row.at("spec"));
+    (void)default_limit(row.at("spec"));
   }
 }
 

@@ -3,7 +3,7 @@
 // one process.  The coordinator and worker are compiled once for every
 // problem, in the magic_cluster library (engine/src/cluster/), which only
 // magicount-mpi and the tests link; Job::coordinate and Job::serve are
-// defined there too.  Each fills in the spec's defaults (stop_after).
+// defined there too.  Each fills in the spec's defaults (limit).
 #include <nlohmann/json.hpp>
 
 #include "magic/cluster_wire.hpp"

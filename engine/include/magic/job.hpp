@@ -38,7 +38,7 @@ class Job {
   // completion of a kind with no square of that order), "" when it may.
   const std::string& no_solution_reason() const;
 
-  // In this process, with the spec's defaults (default_stop_after).
+  // In this process, with the spec's defaults (default_limit).
   RunResult run(const RunOptions& ro) const;
   // See magic::result_fields.
   nlohmann::json result_fields(const RunResult& r) const;

@@ -3,6 +3,7 @@
 // from the runner's templates (magic/runner.hpp): the CLI, the result
 // writer and the reports need these types, not the search.
 #include <atomic>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -44,7 +45,7 @@ struct RunOptions {
   unsigned threads = 0;        // 0 = all cores
   int split_depth = -1;        // -1 = the first level with kTargetTasks tasks
   std::uint64_t solutions = 0; // how many solutions to hand to on_solution
-  std::uint64_t stop_after = 0;  // 0 = exhaustive; else stop after this many (in task order)
+  std::uint64_t limit = 0;  // 0 = exhaustive; else stop after this many (in task order)
   std::uint32_t shard_index = 0;
   std::uint32_t shard_count = 1;
   DedupMode dedup = DedupMode::Auto;
@@ -80,11 +81,68 @@ inline constexpr double kMaxCheckpointInterval = 3600;  // seconds
 // "auto" or "hash-set".
 std::optional<DedupMode> parse_dedup(std::string_view text);
 
+// The one table of options a user sets by name, a row each.  The JSON
+// reader (run_options_from_json, which the Python module calls) checks
+// names, types and ranges against it; the CLI's common options take their
+// flags, help and ranges from it; the Python module's keywords
+// (magicount.RUN_OPTIONS) are its rows that Python has.  tests/test_options.cpp
+// holds docs/cli.md's table, --help and the Python module to it.
+enum class OptionType {
+  Whole,    // an integer in [lo, hi], or `unset` (the default) from JSON
+  Seconds,  // a number of seconds in [lo, hi]
+  Text,     // a string (a path, i/m, a choice)
+  Flag,     // true or false
+};
+struct OptionRow {
+  const char* name;   // the key in JSON and Python
+  const char* flags;  // the CLI's (CLI11's "--long,-s")
+  OptionType type;
+  std::int64_t lo = 0, hi = 0;
+  std::int64_t unset = 0;  // Whole: a value JSON and Python may give for "the default" (lo: none)
+  const char* help = "";
+  // Why the Python module lacks it (nullptr: Python has it, as `name`).
+  const char* not_in_python = nullptr;
+};
+inline constexpr std::int64_t kNoBound = INT64_MAX;
+inline constexpr OptionRow kOptions[] = {
+    {"threads", "--threads,-t", OptionType::Whole, 1, run_limits::kMaxThreads, 0,
+     "worker threads (default: all cores)"},
+    {"split_depth", "--split-depth", OptionType::Whole, 0, run_limits::kMaxSplitDepth, -1,
+     "cut the search tree into tasks this many levels below the root"},
+    {"split_nodes", "--split-nodes", OptionType::Whole, 1, kNoBound, 1,
+     "a task that has searched this many nodes hands its untried branches to idle workers "
+     "(results do not depend on it)"},
+    {"adaptive", "--no-adaptive", OptionType::Flag, 0, 0, 0,
+     "keep every task whole: no splitting of big tasks at run time (adaptive=False)"},
+    {"limit", "--limit", OptionType::Whole, 0, kNoBound, 0, "stop after this many unique solutions (0 = exhaustive)"},
+    {"shard", "--shard", OptionType::Text, 0, 0, 0, "run only tasks i, i+m, i+2m, ... given as i/m (m < 2^32)"},
+    {"checkpoint", "--checkpoint", OptionType::Text, 0, 0, 0,
+     "journal finished tasks, with the solutions they list, to FILE; rerunning the same command resumes from it"},
+    {"checkpoint_interval", "--checkpoint-interval", OptionType::Seconds, 0,
+     static_cast<std::int64_t>(run_limits::kMaxCheckpointInterval), 0,
+     "most seconds between syncs of the checkpoint journal to disk (0 = after every task)"},
+    {"dedup", "--dedup", OptionType::Text, 0, 0, 0, "deduplication: auto (use symmetry breaking) or hash-set"},
+    {"dedup_memory", "--dedup-memory", OptionType::Whole, 1, std::int64_t{1} << 20, 1,
+     "memory limit of the hash set, MiB"},
+    // What the CLI writes, and how; a library caller gets the result itself.
+    {"json", "--json", OptionType::Text, 0, 0, 0, "write the JSON result to FILE ('-' = stdout)",
+     "count() returns the result as a dict; json.dump writes it"},
+    {"solutions", "--solutions", OptionType::Text, 0, 0, 0, "solutions to output: none, all or a number",
+     "solutions() yields every solution; leaving the loop stops the search"},
+    {"solutions_file", "--solutions-file", OptionType::Text, 0, 0, 0,
+     "stream solutions to FILE as JSON Lines ('-' = stdout; implies --solutions all unless given)",
+     "solutions() streams them"},
+    {"quiet", "--quiet,-q", OptionType::Flag, 0, 0, 0, "no human summary or progress", "Python prints nothing"},
+    {"svg", "--svg", OptionType::Text, 0, 0, 0, "draw the first 4 solutions into FILE (SVG; '-' = stdout)",
+     "a Result draws itself in Jupyter (_repr_svg_); render_svg draws any"},
+};
+
+// The row of `name` (a JSON key), or nullptr.
+const OptionRow* option_row(std::string_view name);
+
 // The run options a library front end (the Python module) passes by name:
-// {"threads": 0..4096 (0: all cores), "split_depth": -1 (the default)..64,
-//  "shard": "i/m", "checkpoint": FILE, "checkpoint_interval": seconds,
-//  "limit": n, "dedup": "auto"|"hash-set", "dedup_memory": MiB, "adaptive": bool}.  The CLI's
-// options with '_' for '-'.  Throws SpecError naming the option.
+// the rows of kOptions that Python has, as JSON ({"threads": 2, ...}).
+// Throws SpecError naming the option.
 RunOptions run_options_from_json(const nlohmann::json& options);
 
 // What the coordinator of a run across ranks learns of one rank (magic/cluster.hpp).
@@ -113,7 +171,7 @@ struct RunResult {
   bool has_total = false;
   Digest digest;
   std::map<std::int64_t, std::uint64_t> by_key;
-  bool exhaustive = true;   // false when stopped early (stop_after or interrupt)
+  bool exhaustive = true;   // false when stopped early (limit or interrupt)
   bool interrupted = false;
   std::string dedup;        // "generator", "canonical-filter" or "hash-set"
   // Which copy of the search code ran, for a problem that has more than one

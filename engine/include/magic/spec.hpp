@@ -21,8 +21,8 @@ namespace magic {
 std::string by_key_name(const nlohmann::json& problem);
 // How solutions of the named problem are drawn; throws SpecError if unknown.
 Picture picture_of(const std::string& problem_name);
-// The spec's default for RunOptions::stop_after (complete's "first" mode).
-std::uint64_t default_stop_after(const nlohmann::json& spec);
+// The spec's default for RunOptions::limit (complete's "first" mode).
+std::uint64_t default_limit(const nlohmann::json& spec);
 // The nodes complete's search for first completions may take, by order,
 // unless its spec says "budget" (0: no bound).
 std::uint64_t default_complete_budget(int order);

@@ -25,7 +25,7 @@ namespace magic {
 namespace detail {
 
 static void check_cluster_options(const RunOptions& opt) {
-  if (opt.stop_after)
+  if (opt.limit)
     throw SpecError("a run across ranks counts everything; a search that stops after some solutions "
                     "(a limit, or complete without --count) runs in one process");
   if (opt.dedup == DedupMode::HashSet)

@@ -1017,7 +1017,7 @@ void CompleteProblem<N, G>::solve(const State& s, Ctx& ctx) const {
   if constexpr (std::is_same_v<Ctx, TaskContext<CompleteProblem>>) {
     const int width = threads_here();
     const EmitPolicy& policy = ctx.emit_policy();
-    if (width > 1 && policy.defer && policy.stop_after == 1) return restarts_side_by_side(s, ctx, seen, width);
+    if (width > 1 && policy.defer && policy.limit == 1) return restarts_side_by_side(s, ctx, seen, width);
   }
   restarts(s, ctx, seen);
 }
@@ -1276,7 +1276,7 @@ struct CompleteFamily {
     return with_complete_problem(s, f);
   }
   // "first" means one completion unless the run asks for more.
-  static std::uint64_t default_stop_after(const nlohmann::json& spec) {
+  static std::uint64_t default_limit(const nlohmann::json& spec) {
     return spec.value("mode", "count") == "first" ? 1 : 0;
   }
 };

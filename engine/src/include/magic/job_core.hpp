@@ -32,7 +32,7 @@ struct JobCore {
   SpecInfo info;
   std::string by_key_name;
   std::string no_solution_reason;
-  std::uint64_t stop_after = 0;  // the spec's default (default_stop_after)
+  std::uint64_t limit = 0;  // the spec's default (default_limit)
   std::string too_long;          // why the whole search cannot finish here ("": it can)
 };
 
@@ -53,8 +53,8 @@ std::string family_by_key_name(const nlohmann::json& problem) {
   else return {};
 }
 template <class Fam>
-std::uint64_t family_stop_after(const nlohmann::json& spec) {
-  if constexpr (requires { Fam::default_stop_after(spec); }) return Fam::default_stop_after(spec);
+std::uint64_t family_limit(const nlohmann::json& spec) {
+  if constexpr (requires { Fam::default_limit(spec); }) return Fam::default_limit(spec);
   else return 0;
 }
 
@@ -69,7 +69,7 @@ std::unique_ptr<JobCore> job_family(const nlohmann::json& spec) {
   });
   if constexpr (requires { Fam::no_solution_reason(spec); }) job->no_solution_reason = Fam::no_solution_reason(spec);
   job->by_key_name = family_by_key_name<Fam>(job->info.problem);
-  job->stop_after = family_stop_after<Fam>(spec);
+  job->limit = family_limit<Fam>(spec);
   if constexpr (requires { Fam::too_long(spec); }) job->too_long = Fam::too_long(spec);
   return job;
 }

@@ -3,7 +3,7 @@
 //
 // Tasks finish in any order; the merger folds task k only once tasks 0..k-1
 // are folded, so the totals, the order of handed-out solutions, the first
-// `stop_after` solutions and the digest are the same for any thread count,
+// `limit` solutions and the digest are the same for any thread count,
 // any scheduler and any resume.  It also appends each whole task to the
 // checkpoint journal the moment it finishes, not when it is folded: one long
 // task must not hold every later finished one in memory, where a kill would
@@ -38,7 +38,7 @@ namespace magic {
 struct MergePolicy {
   bool hash_set = false;
   std::uint64_t solutions = 0;   // how many to hand to on_solution
-  std::uint64_t stop_after = 0;  // 0: exhaustive
+  std::uint64_t limit = 0;  // 0: exhaustive
   std::size_t dedup_memory = 0;  // bytes, hash set only
   std::function<void(const nlohmann::json&)> on_solution;
   // The window between running and handing out: tasks that finish ahead of
@@ -82,7 +82,7 @@ class OrderedMerger {
 
   // What each task's context needs to know.
   static EmitPolicy emit_policy(const AnyProblem& p, const MergePolicy& m) {
-    return {p.emits(), m.hash_set || m.stop_after > 0, m.solutions, m.stop_after};
+    return {p.emits(), m.hash_set || m.limit > 0, m.solutions, m.limit};
   }
   EmitPolicy emit_policy() const { return emit_policy(p_, policy_); }
 

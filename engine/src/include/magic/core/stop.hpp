@@ -9,7 +9,7 @@
 //
 // Tasks poll requested() every so many nodes (core/task.hpp) and the
 // runner between tasks; nothing else stops a walk early but the task's own
-// node limit (the probe) and a deferring task's own stop_after.
+// node limit (the probe) and a deferring task's own limit.
 #include <atomic>
 #include <cstdint>
 #include <exception>

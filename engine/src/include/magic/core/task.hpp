@@ -52,7 +52,7 @@ struct EmitPolicy {
   Emits mode = Emits::OnePerOrbit;
   bool defer = false;              // keep (solution, canonical) pairs for the merger to judge
   std::uint64_t keep = 0;          // solutions kept for the caller
-  std::uint64_t stop_after = 0;    // a deferring task may stop after this many
+  std::uint64_t limit = 0;    // a deferring task may stop after this many
 };
 
 // How a task hands out pieces (core/split.hpp); `spawn` starts one from the
@@ -165,9 +165,9 @@ class TaskCore {
   bool keeps_more() const { return kept.size() < keep_bytes_; }
   void note_counted(bool ok) { counts_wrapped_ |= !ok; }
   void bound_orbits(std::uint64_t b) { orbit_bound_ = b; }
-  // A deferring task: counts toward stop_after and stops there.
+  // A deferring task: counts toward limit and stops there.
   void counted_one() {
-    if (policy_.stop_after && ++countable_ >= policy_.stop_after) stop();
+    if (policy_.limit && ++countable_ >= policy_.limit) stop();
   }
 
  private:

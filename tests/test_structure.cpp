@@ -1,0 +1,130 @@
+// The project's structure, held to what it claims: one options table that
+// every front end follows, one name for each option, and the layers the
+// docs describe.  Each test reads the source tree or runs the program.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+#include "magic/core/error.hpp"
+#include "magic/run_options.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSource = MAGIC_SOURCE_DIR;
+
+// The long flags (--name) a subcommand's --help lists, one per option.
+std::set<std::string> help_flags(const std::string& sub) {
+  const CliRun r = run_cli(sub + " --help");
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::set<std::string> out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    const auto at = line.find("--");
+    if (line.rfind("  -", 0) != 0 || at == std::string::npos || at > 6) continue;
+    out.insert(line.substr(at, line.find_first_of(" ,=", at) - at));
+  }
+  return out;
+}
+
+std::string first_long_flag(const magic::OptionRow& row) {
+  const std::string flags = row.flags;
+  return flags.substr(0, flags.find(','));
+}
+
+// Every file below `dir` (relative to the source tree) whose name ends in one of `ends`.
+std::vector<fs::path> sources(const std::string& dir, const std::vector<std::string>& ends) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(kSource / dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    for (const auto& end : ends)
+      if (name.size() >= end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0)
+        out.push_back(e.path());
+  }
+  return out;
+}
+
+}  // namespace
+
+// The CLI's common options are the table's rows, no more and no fewer:
+// circle's --help lists only them beside its own --n and --solver.
+TEST(OptionsTable, TheCliHasEveryRowAndNoOtherCommonOption) {
+  std::set<std::string> rows;
+  for (const auto& row : magic::kOptions) rows.insert(first_long_flag(row));
+  std::set<std::string> common = help_flags("circle");
+  for (const char* own : {"--help", "--n", "--solver"}) EXPECT_EQ(common.erase(own), 1u) << own;
+  EXPECT_EQ(common, rows);
+}
+
+// Each row's help is the CLI's help for it, word for word.
+TEST(OptionsTable, TheCliHelpIsTheTablesHelp) {
+  const CliRun r = run_cli("star --help");
+  std::string flat;  // CLI11 wraps long help: joined, single-spaced
+  std::istringstream in(r.out);
+  for (std::string w; in >> w;) flat += w + " ";
+  for (const auto& row : magic::kOptions) {
+    std::string help;
+    std::istringstream h(row.help);
+    for (std::string w; h >> w;) help += (help.empty() ? "" : " ") + w;
+    EXPECT_NE(flat.find(help), std::string::npos) << row.name << ": " << row.help;
+  }
+}
+
+// docs/cli.md's table of common options names every row.
+TEST(OptionsTable, TheDocsTableNamesEveryRow) {
+  const std::string doc = read_text(kSource / "docs" / "cli.md");
+  for (const auto& row : magic::kOptions)
+    EXPECT_NE(doc.find("| `" + first_long_flag(row)), std::string::npos) << first_long_flag(row);
+}
+
+// The JSON reader (and with it Python) takes exactly the rows Python has,
+// each checked against its row's range; a row Python lacks says why.
+TEST(OptionsTable, TheJsonReaderFollowsTheTable) {
+  for (const auto& row : magic::kOptions) {
+    if (row.not_in_python) {
+      EXPECT_GT(std::string(row.not_in_python).size(), 10u) << row.name << ": say why Python lacks it";
+      EXPECT_THROW(magic::run_options_from_json({{row.name, "x"}}), magic::SpecError) << row.name;
+      continue;
+    }
+    if (row.type != magic::OptionType::Whole) continue;
+    EXPECT_NO_THROW(magic::run_options_from_json({{row.name, row.lo}})) << row.name;
+    EXPECT_NO_THROW(magic::run_options_from_json({{row.name, row.hi}})) << row.name;
+    EXPECT_NO_THROW(magic::run_options_from_json({{row.name, row.unset}})) << row.name;
+    if (row.lo - 1 != row.unset) {
+      EXPECT_THROW(magic::run_options_from_json({{row.name, row.lo - 1}}), magic::SpecError) << row.name;
+    }
+    if (row.hi != magic::kNoBound) {
+      EXPECT_THROW(magic::run_options_from_json({{row.name, row.hi + 1}}), magic::SpecError) << row.name;
+    }
+    EXPECT_THROW(magic::run_options_from_json({{row.name, "1"}}), magic::SpecError) << row.name;
+  }
+  EXPECT_EQ(magic::run_options_from_json({{"limit", 7}}).limit, 7u);
+  EXPECT_EQ(magic::run_options_from_json({{"split_nodes", 4096}}).split_nodes, 4096u);
+  EXPECT_EQ(magic::run_options_from_json({{"adaptive", false}}).adaptive, false);
+  EXPECT_THROW(magic::run_options_from_json({{"stop_after", 7}}), magic::SpecError);
+}
+
+// One name for each option: the limit is `limit` in the library too, and
+// no front end keeps a list of option names of its own.
+TEST(OptionsTable, EachOptionHasOneName) {
+  const std::regex old_name(R"(\bstop_after\b)");
+  const std::regex own_list(R"(RUN_OPTIONS\s*=\s*\()");
+  for (const std::string dir : {"engine", "apps", "report", "checker", "python"})
+    for (const auto& f : sources(dir, {".cpp", ".hpp", ".py", ".pyi"})) {
+      const std::string text = read_text(f);
+      EXPECT_FALSE(std::regex_search(text, old_name)) << f << " says stop_after: the option is `limit`";
+      EXPECT_FALSE(std::regex_search(text, own_list)) << f << " lists the run options again";
+    }
+}
