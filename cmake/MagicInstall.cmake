@@ -4,7 +4,7 @@
 #   bin/magicount, bin/magicount-mpi (when built), and their old names
 #     magic-enum, magic-enum-mpi (links, for one release)
 #   libexec/magicount/baseline-*         the ports `reproduce` times
-#   lib/libmagicount-engine.a, include/magic/   the engine's public face
+#   lib/libmagicount-engine.a, lib/libmagicount-base.a, include/magic/   the engine's public face
 #   lib/cmake/magicount/, lib/pkgconfig/magicount.pc
 #   share/magicount/{documents.json,known_counts.json,figures/,records/}
 #   share/man/man1/magicount.1, share/bash-completion/completions/magicount
@@ -32,7 +32,7 @@ endif()
 install(TARGETS ${MAGIC_BASELINE_TARGETS} RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/magicount)
 
 # The engine, for find_package(magicount) and pkg-config.
-install(TARGETS magic_engine EXPORT magicount-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS magic_base magic_engine EXPORT magicount-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/magic DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 set(MAGIC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/magicount)
 install(EXPORT magicount-targets NAMESPACE magicount:: DESTINATION ${MAGIC_CMAKE_DIR})
