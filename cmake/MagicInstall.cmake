@@ -33,7 +33,10 @@ install(TARGETS ${MAGIC_BASELINE_TARGETS} RUNTIME DESTINATION ${CMAKE_INSTALL_LI
 
 # The engine, for find_package(magicount) and pkg-config.
 install(TARGETS magic_base magic_engine EXPORT magicount-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/magic DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+foreach(h ${MAGIC_FACE_HEADERS})
+  get_filename_component(dir ${h} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/engine/include/magic/${h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/magic/${dir})
+endforeach()
 set(MAGIC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/magicount)
 install(EXPORT magicount-targets NAMESPACE magicount:: DESTINATION ${MAGIC_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/magicount-config.cmake.in

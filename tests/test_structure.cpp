@@ -128,3 +128,29 @@ TEST(OptionsTable, EachOptionHasOneName) {
       EXPECT_FALSE(std::regex_search(text, own_list)) << f << " lists the run options again";
     }
 }
+
+// The installed face (engine/CMakeLists.txt's MAGIC_FACE_HEADERS) is
+// whole: each of its headers includes only headers of the face.
+TEST(Layers, TheInstalledFaceIncludesOnlyItself) {
+  std::set<std::string> face;
+  std::istringstream in(MAGIC_FACE);
+  for (std::string h; std::getline(in, h, ',');) face.insert(h);
+  ASSERT_TRUE(face.count("job.hpp"));
+  const std::regex include(R"re(#include "magic/([a-z_/]+\.hpp)")re");
+  for (const auto& h : face) {
+    const std::string text = read_text(kSource / "engine" / "include" / "magic" / h);
+    for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it)
+      EXPECT_TRUE(face.count((*it)[1])) << h << " includes magic/" << (*it)[1] << ", which is not installed";
+  }
+}
+
+// job.hpp declares nothing another library defines, and brings no thread
+// machinery into the files that include it.
+TEST(Layers, TheJobFaceDeclaresOnlyWhatTheEngineDefines) {
+  const std::string job = read_text(kSource / "engine" / "include" / "magic" / "job.hpp");
+  for (const char* word : {"coordinate(", "serve(", "cluster_wire", "<thread>", "<condition_variable>"})
+    EXPECT_EQ(job.find(word), std::string::npos) << "job.hpp says " << word;
+  const std::string wire = read_text(kSource / "engine" / "include" / "magic" / "cluster_wire.hpp");
+  for (const char* word : {"<thread>", "<condition_variable>", "class LoopbackWire"})
+    EXPECT_EQ(wire.find(word), std::string::npos) << "cluster_wire.hpp says " << word;
+}

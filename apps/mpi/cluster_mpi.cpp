@@ -18,6 +18,7 @@
 
 #include "../cluster.hpp"
 #include "magic/cluster_spec.hpp"
+#include "magic/loopback_wire.hpp"
 
 namespace cli::cluster {
 namespace {
@@ -157,18 +158,19 @@ int ranks() { return g_ranks; }
 magic::RunResult run(const magic::Job& job, const magic::RunOptions& ro) {
   g_coordinator_ran = true;
   // Rank 0 is worker 0 too, on a thread, with the coordinator on this one.
+  const magic::ClusterJob cluster(job);
   return magic::run_on_loopback(
-      1, [&](magic::WorkerWire& w0) { job.serve(ro, w0); },
+      1, [&](magic::WorkerWire& w0) { cluster.serve(ro, w0); },
       [&](magic::CoordinatorWire& local) {
         CoordinatorEnd wire(local);
-        return job.coordinate(ro, wire);
+        return cluster.coordinate(ro, wire);
       });
 }
 
 void serve(const magic::Job& job, const magic::RunOptions& ro) {
   g_served = true;
   WorkerEnd wire;
-  job.serve(ro, wire);
+  magic::ClusterJob(job).serve(ro, wire);
 }
 
 void leave_unserved(const std::string& why) {

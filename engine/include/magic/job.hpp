@@ -5,14 +5,15 @@
 // cluster then ask the Job, never the spec again.
 //
 //   spec --make--> Job: info (problem, extra), by_key_name,
-//                       no_solution_reason, run, result_fields,
-//                       coordinate / serve (a run across ranks)
+//                       no_solution_reason, run, result_fields
+//
+// A run across ranks is the cluster's (magic_cluster): ClusterJob, in
+// magic/cluster_spec.hpp, takes a Job.
 #include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "magic/cluster_wire.hpp"
 #include "magic/run_options.hpp"
 #include "magic/spec.hpp"
 
@@ -43,15 +44,11 @@ class Job {
   // See magic::result_fields.
   nlohmann::json result_fields(const RunResult& r) const;
 
-  // Across ranks (magic_cluster, magic/cluster_spec.hpp): the coordinator's
-  // side, and a worker's until the coordinator says there is no more.
-  RunResult coordinate(const RunOptions& ro, CoordinatorWire& wire) const;
-  void serve(const RunOptions& ro, WorkerWire& wire) const;
-
   // The registry's (make_job, magic/registry.hpp): a JobCore is private.
   explicit Job(std::unique_ptr<detail::JobCore> core);
 
  private:
+  friend class ClusterJob;  // runs the erased problem across ranks
   RunOptions with_defaults(const RunOptions& ro) const;
   const AnyProblem& problem_face() const;
 

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "magic/cluster_wire.hpp"
+#include "magic/loopback_wire.hpp"
 #include "magic/core/error.hpp"
 #include "magic/core/any_problem.hpp"
 #include "magic/run_options.hpp"
@@ -142,6 +143,17 @@ inline constexpr std::uint8_t kInterrupted = 2;  // it stopped before its tasks 
 
 }  // namespace wire
 
+namespace detail {
+// What a run across ranks cannot do: checked by the coordinator and by
+// every worker, so each says so before any work.
+inline void check_cluster_options(const RunOptions& opt) {
+  if (opt.limit)
+    throw SpecError("a run across ranks counts everything; a search that stops after some solutions "
+                    "(a limit, or complete without --count) runs in one process");
+  if (opt.dedup == DedupMode::HashSet)
+    throw SpecError("hash-set deduplication needs every solution in one process; it cannot run across ranks");
+}
+}  // namespace detail
 
 // The coordinator's side of a run; `opt` is what magic::run takes.
 RunResult run_coordinator(const AnyProblem& p, const RunOptions& opt, CoordinatorWire& wire);
