@@ -2,7 +2,7 @@
 
 #include "commands.hpp"
 #include "magic/io.hpp"
-#include "magic/svg.hpp"
+#include "report/svg.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -8,8 +8,8 @@
 #include "commands.hpp"
 #include "layout.hpp"
 #include "magic/io.hpp"
-#include "magic/records.hpp"
-#include "magic/reproduce.hpp"
+#include "report/records.hpp"
+#include "report/reproduce.hpp"
 
 namespace cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "magic/checker.hpp"
+#include "checker/checker.hpp"
 
 namespace cli {
 namespace {

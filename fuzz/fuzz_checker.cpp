@@ -10,7 +10,7 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "magic/checker.hpp"
+#include "checker/checker.hpp"
 #include "magic/core/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

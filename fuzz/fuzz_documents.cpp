@@ -7,7 +7,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/io.hpp"
-#include "magic/reproduce.hpp"
+#include "report/reproduce.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,5 +1,5 @@
 // Benchmarks for `complete`, side by side with the seed 004 port:
-//   Seed004/<set>      the seed's DFS (perf/baselines/seed004.cpp), first completion of every puzzle of a set
+//   Seed004/<set>      the seed's DFS (baselines/seed004.cpp), first completion of every puzzle of a set
 //   Complete/<set>     the engine on the same set: problem built from the parsed grid, restarts to the
 //                      first completion, no runner (like the baseline, parsing is outside the loop)
 //   FirstEmpty/<n>     first completion of an empty n x n grid through the runner (what the CLI does)

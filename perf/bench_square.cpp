@@ -36,7 +36,7 @@ void BM_Square4_Magic_Generic(benchmark::State& state) {
 }
 BENCHMARK(BM_Square4_Magic_Generic)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
-// Seed 001's corners-first search, ported (perf/baselines/seed001.cpp), in
+// Seed 001's corners-first search, ported (baselines/seed001.cpp), in
 // this process: the same run, the same machine state.
 void BM_Square4_Seed001Port(benchmark::State& state) {
   for (auto _ : state) {

@@ -1,5 +1,5 @@
 // Kernel benchmarks for stars, side by side with the seed 002 port:
-//   Seed002/*        the documents' permutation search (perf/baselines/seed002.cpp)
+//   Seed002/*        the documents' permutation search (baselines/seed002.cpp)
 //   Star*/run        the engine through the runner (1 thread: tasks, digest, canonical forms)
 //   Star*/kernel     the serial solver alone over every task, in one task context
 //   *Partial*        the same row with the partial-sum solver (the K < n default before kept-lines)

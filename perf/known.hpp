@@ -11,7 +11,7 @@
 
 #include "magic/core/stop.hpp"
 #include "magic/core/task.hpp"
-#include "magic/reproduce.hpp"
+#include "report/reproduce.hpp"
 #include "magic/runner.hpp"
 
 namespace perf {

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <string>
 
-#include "magic/process.hpp"
+#include "report/process.hpp"
 
 #include "temp_path.hpp"
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/reproduce.hpp"
+#include "report/reproduce.hpp"
 
 struct KnownCount {
   nlohmann::json spec;

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "magic/circle.hpp"
-#include "magic/process.hpp"
+#include "report/process.hpp"
 #include "magic/spec.hpp"
 #include "oracle/circle_oracle.hpp"
 #include "temp_path.hpp"

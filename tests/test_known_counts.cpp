@@ -4,7 +4,7 @@
 
 #include "known_counts.hpp"
 #include "magic/spec.hpp"
-#include "magic/reproduce.hpp"
+#include "report/reproduce.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "cli_helpers.hpp"
 #include "magic/core/error.hpp"
-#include "magic/records.hpp"
+#include "report/records.hpp"
 #include "magic/result.hpp"
 
 namespace {

@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.hpp"
-#include "magic/charts.hpp"
-#include "magic/process.hpp"
-#include "magic/reproduce.hpp"
+#include "report/charts.hpp"
+#include "report/process.hpp"
+#include "report/reproduce.hpp"
 #include "magic/core/error.hpp"
-#include "magic/svg.hpp"
+#include "report/svg.hpp"
 
 namespace fs = std::filesystem;
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.hpp"
-#include "magic/checker.hpp"
+#include "checker/checker.hpp"
 #include "magic/core/error.hpp"
 #include "temp_path.hpp"
 

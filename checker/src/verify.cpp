@@ -1,6 +1,6 @@
 // verify(): reads a result file, judges its solutions with the problem's
-// rules (rules_*.cpp) and recomputes its figures.  See magic/checker.hpp.
-#include "magic/checker.hpp"
+// rules (rules_*.cpp) and recomputes its figures.  See checker/checker.hpp.
+#include "checker/checker.hpp"
 
 #include <cctype>
 #include <charconv>

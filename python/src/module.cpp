@@ -26,7 +26,7 @@
 #include "magic/core/shard.hpp"
 #include "magic/job.hpp"
 #include "magic/result.hpp"
-#include "magic/svg.hpp"
+#include "report/svg.hpp"
 
 namespace py = pybind11;
 using nlohmann::json;

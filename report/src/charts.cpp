@@ -1,4 +1,4 @@
-#include "magic/charts.hpp"
+#include "report/charts.hpp"
 
 #include <algorithm>
 #include <cmath>

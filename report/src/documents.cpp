@@ -1,5 +1,5 @@
-#include "magic/documents_data.hpp"
-#include "magic/reproduce.hpp"
+#include "report/documents_data.hpp"
+#include "report/reproduce.hpp"
 
 namespace magic {
 const char* embedded_documents() { return kDocumentsJson; }

@@ -6,7 +6,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/spec.hpp"
-#include "magic/reproduce.hpp"
+#include "report/reproduce.hpp"
 
 namespace magic {
 namespace {

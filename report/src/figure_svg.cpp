@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/charts.hpp"  // xml_escape
+#include "report/charts.hpp"  // xml_escape
 
 namespace magic {
 

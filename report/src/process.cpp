@@ -1,4 +1,4 @@
-#include "magic/process.hpp"
+#include "report/process.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -1,4 +1,4 @@
-#include "magic/records.hpp"
+#include "report/records.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -12,11 +12,11 @@
 
 #include <tbb/info.h>
 
-#include "magic/checker.hpp"
+#include "checker/checker.hpp"
 #include "magic/core/error.hpp"
 #include "magic/io.hpp"
 #include "magic/journal.hpp"
-#include "magic/process.hpp"
+#include "report/process.hpp"
 #include "magic/result_file.hpp"
 #include "magic/task_record.hpp"
 

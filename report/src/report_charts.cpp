@@ -3,8 +3,8 @@
 #include <map>
 #include <set>
 
-#include "magic/charts.hpp"
-#include "magic/reproduce.hpp"
+#include "report/charts.hpp"
+#include "report/reproduce.hpp"
 
 namespace magic {
 namespace {

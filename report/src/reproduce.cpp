@@ -1,4 +1,4 @@
-#include "magic/reproduce.hpp"
+#include "report/reproduce.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,10 +13,10 @@
 
 #include "magic/io.hpp"
 #include "magic/job.hpp"
-#include "magic/process.hpp"
+#include "report/process.hpp"
 #include "magic/spec.hpp"
 #include "magic/result.hpp"
-#include "magic/svg.hpp"
+#include "report/svg.hpp"
 
 namespace magic {
 namespace fs = std::filesystem;

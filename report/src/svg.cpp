@@ -1,6 +1,6 @@
-#include "magic/svg.hpp"
+#include "report/svg.hpp"
 
-#include "magic/charts.hpp"
+#include "report/charts.hpp"
 #include "magic/spec.hpp"
 
 #include <cmath>
