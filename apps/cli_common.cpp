@@ -305,33 +305,6 @@ magic::RunOptions run_options(const Common& c, std::uint64_t want) {
   return ro;
 }
 
-namespace {
-// A figure's echo names it and its size, not every point and line.
-std::string figure_line(const nlohmann::json& problem) {
-  const nlohmann::json& f = problem.at("figure");
-  std::string s = "figure " + f.value("name", std::string("?")) + " points=" + std::to_string(f.at("points").size()) +
-                  " lines=" + std::to_string(f.at("lines").size()) + " numbers=" + f.value("numbers", std::string("?"));
-  if (f.contains("sum")) s += " sum=" + f.at("sum").dump();
-  s += " equal_lines=" + problem.value("equal_lines", nlohmann::json()).dump();
-  if (problem.contains("group"))
-    s += " group=" + problem.at("group").value("source", std::string("?")) + ":" +
-         problem.at("group").value("order", nlohmann::json()).dump();
-  if (problem.contains("symmetry_breaking")) s += " symmetry_breaking=" + problem.at("symmetry_breaking").dump();
-  return s;
-}
-}  // namespace
-
-std::string problem_line(const nlohmann::json& problem) {
-  if (problem.value("name", "") == "figure" && problem.contains("figure") && problem.at("figure").is_object())
-    return figure_line(problem);
-  std::string s = problem.value("name", "?");
-  for (auto it = problem.begin(); it != problem.end(); ++it) {
-    if (it.key() == "name") continue;
-    s += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
-  }
-  return s;
-}
-
 void print_grid(std::ostream& os, const nlohmann::json& rows) {
   for (const auto& row : rows) {
     for (const auto& v : row) {
@@ -357,7 +330,7 @@ void print_points_and_sums(std::ostream& os, const nlohmann::json& s) {
 
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name) {
-  os << ">> " << problem_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
+  os << ">> " << magic::echo_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
      << " shard=" << magic::to_string(magic::Shard{r.shard_index, r.shard_count}) << " tasks=" << r.tasks;
   if (r.adaptive) os << " pieces=" << r.pieces;
   if (r.cluster) os << " ranks=" << r.cluster->ranks.size();

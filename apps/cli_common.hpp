@@ -117,7 +117,6 @@ void check_outputs(const Common& c);
 bool summary_on_stdout(const Common& c);
 void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
                    const std::string& by_key_name);
-std::string problem_line(const nlohmann::json& problem);
 void print_grid(std::ostream& os, const nlohmann::json& rows);  // a square's rows, then a blank line
 // A star's or a figure's solution on one line: the numbers by point, the
 // common sum, then every line's sum.

@@ -45,7 +45,7 @@ void add_circle(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_circle(40, add_circle, Ranks::Every);
+const RegisterCommand reg_circle(40, add_circle);
 
 }  // namespace
 }  // namespace cli

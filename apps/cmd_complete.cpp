@@ -123,7 +123,7 @@ void add_complete(CLI::App& app, Action& action) {
   sub->callback([args, sub, &action] { action = [args, sub]() -> int { return run(*args, *sub); }; });
 }
 
-const RegisterCommand reg_complete(40, add_complete, Ranks::Every);
+const RegisterCommand reg_complete(40, add_complete);
 
 }  // namespace
 }  // namespace cli

@@ -78,7 +78,7 @@ void add_completion(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_completion(95, add_completion, Ranks::First);
+const RegisterCommand reg_completion(95, add_completion);
 
 }  // namespace
 }  // namespace cli

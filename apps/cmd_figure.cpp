@@ -103,7 +103,7 @@ void add_figure(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_figure(45, add_figure, Ranks::Every);
+const RegisterCommand reg_figure(45, add_figure);
 
 }  // namespace
 }  // namespace cli

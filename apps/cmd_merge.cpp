@@ -18,7 +18,7 @@ struct MergeArgs {
 
 void print_merge_summary(const nlohmann::json& m) {
   const auto& c = m.at("counts");
-  std::cout << ">> " << problem_line(m.at("problem")) << "  merged " << m.at("run").at("shards_merged").size()
+  std::cout << ">> " << magic::echo_line(m.at("problem")) << "  merged " << m.at("run").at("shards_merged").size()
             << " shards" << (m.at("exhaustive").get<bool>() ? "" : " (partial: not exhaustive)") << "\n";
   std::cout << "unique " << c.at("unique");
   if (c.contains("total")) std::cout << "  total " << c.at("total");
@@ -56,7 +56,7 @@ void add_merge(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_merge(70, add_merge, Ranks::First);
+const RegisterCommand reg_merge(70, add_merge);
 
 }  // namespace
 }  // namespace cli

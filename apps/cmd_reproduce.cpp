@@ -148,7 +148,7 @@ void add_reproduce(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_reproduce(90, add_reproduce, Ranks::First);
+const RegisterCommand reg_reproduce(90, add_reproduce);
 
 }  // namespace
 }  // namespace cli

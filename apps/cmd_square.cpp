@@ -65,7 +65,7 @@ void add_square(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_square(10, add_square, Ranks::Every);
+const RegisterCommand reg_square(10, add_square);
 
 }  // namespace
 }  // namespace cli

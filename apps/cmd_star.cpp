@@ -62,7 +62,7 @@ void add_star(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_star(30, add_star, Ranks::Every);
+const RegisterCommand reg_star(30, add_star);
 
 }  // namespace
 }  // namespace cli

@@ -41,7 +41,7 @@ void add_verify(CLI::App& app, Action& action) {
   });
 }
 
-const RegisterCommand reg_verify(80, add_verify, Ranks::First);
+const RegisterCommand reg_verify(80, add_verify);
 
 }  // namespace
 }  // namespace cli

@@ -1,9 +1,10 @@
 #pragma once
 // Subcommands register themselves (one file each, no central list to edit):
-//   static const cli::RegisterCommand reg(30, add_star, cli::Ranks::Every);
-// The number orders them in --help; the ranks say where magicount-mpi
-// runs it: a search on every rank (they serve rank 0's coordinator), the
-// rest on rank 0 alone.
+//   static const cli::RegisterCommand reg(30, add_star);
+// The number orders them in --help.  Where magicount-mpi runs one is not
+// the command's to say: a subcommand named after a family (magic::family_names)
+// searches, on every rank (they serve rank 0's coordinator); the rest run on
+// rank 0 alone (main.cpp).
 #include <functional>
 #include <utility>
 #include <vector>
@@ -14,15 +15,13 @@ namespace cli {
 using Action = std::function<int()>;
 using AddCommand = void (*)(CLI::App& app, Action& action);
 
-enum class Ranks { Every, First };
 struct Command {
   int order;
   AddCommand add;
-  Ranks ranks;
 };
 
 std::vector<Command>& command_registry();
 struct RegisterCommand {
-  RegisterCommand(int order, AddCommand add, Ranks ranks) { command_registry().push_back({order, add, ranks}); }
+  RegisterCommand(int order, AddCommand add) { command_registry().push_back({order, add}); }
 };
 }  // namespace cli

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "magic/core/error.hpp"
 #include "magic/result.hpp"
+#include "magic/spec.hpp"
 
 namespace {
 
@@ -52,10 +53,12 @@ int run_action(const cli::Action& action, std::string& why) {
   }
 }
 
-// Whether the parsed subcommand runs on every rank of magicount-mpi.
-bool on_every_rank(const std::vector<std::pair<const CLI::App*, cli::Ranks>>& ranks) {
-  for (const auto& [sub, where] : ranks)
-    if (where == cli::Ranks::Every && sub->parsed()) return true;
+// Whether the parsed subcommand runs on every rank of magicount-mpi: a
+// family's subcommand searches, so every rank serves it (magic/spec.hpp).
+bool on_every_rank(const CLI::App& app) {
+  const std::vector<std::string> families = magic::family_names();
+  for (const CLI::App* sub : app.get_subcommands())
+    if (std::find(families.begin(), families.end(), sub->get_name()) != families.end()) return true;
   return false;
 }
 
@@ -79,11 +82,7 @@ int run_command(int argc, char** argv, std::string& why) {
   auto commands = cli::command_registry();
   std::stable_sort(commands.begin(), commands.end(),
                    [](const cli::Command& a, const cli::Command& b) { return a.order < b.order; });
-  std::vector<std::pair<const CLI::App*, cli::Ranks>> ranks;
-  for (const cli::Command& c : commands) {
-    c.add(app, action);
-    ranks.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), c.ranks);
-  }
+  for (const cli::Command& c : commands) c.add(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -99,7 +98,7 @@ int run_command(int argc, char** argv, std::string& why) {
     return cli::kUsage;
   }
   // Only the searches run on every rank; the other subcommands on rank 0.
-  if (!cli::cluster::primary() && !on_every_rank(ranks)) {
+  if (!cli::cluster::primary() && !on_every_rank(app)) {
     why = "its subcommand runs on rank 0 alone";
     return cli::kOk;
   }

@@ -17,6 +17,7 @@
 #include "cli_helpers.hpp"
 #include "magic/core/error.hpp"
 #include "magic/run_options.hpp"
+#include "magic/spec.hpp"
 
 namespace fs = std::filesystem;
 
@@ -153,4 +154,43 @@ TEST(Layers, TheJobFaceDeclaresOnlyWhatTheEngineDefines) {
   const std::string wire = read_text(kSource / "engine" / "include" / "magic" / "cluster_wire.hpp");
   for (const char* word : {"<thread>", "<condition_variable>", "class LoopbackWire"})
     EXPECT_EQ(wire.find(word), std::string::npos) << "cluster_wire.hpp says " << word;
+}
+
+// No list of the families outside the registry: a file that names two or
+// more of them in string literals is a list that a new family would miss
+// (as apps/cluster.hpp's list of searching subcommands once missed
+// `figure`).  Each exception says why it is not such a list.  The checker
+// is independent of the engine by design: it knows the families itself.
+TEST(Families, NoOtherListOfFamilyNames) {
+  const std::set<std::string> not_lists = {
+      "report/src/records.cpp",        // a star-N figure record checked against the star family's count
+      "report/src/report_charts.cpp",  // one chart per family it draws, by name
+      "python/magicount/__init__.py",  // docstring examples
+  };
+  const std::regex family_literal(R"re("(square|star|circle|complete|figure)")re");
+  for (const std::string dir : {"apps", "report", "engine", "python"})
+    for (const auto& f : sources(dir, {".cpp", ".hpp", ".py", ".pyi"})) {
+      const std::string rel = fs::relative(f, kSource).string();
+      if (not_lists.count(rel)) continue;
+      const std::string text = read_text(f);
+      std::set<std::string> named;
+      for (std::sregex_iterator it(text.begin(), text.end(), family_literal), end; it != end; ++it)
+        named.insert((*it)[1]);
+      EXPECT_LE(named.size(), 1u) << rel << " names " << named.size() << " families: a list of them";
+    }
+}
+
+// The CLI's subcommands that search are the registry's families, and an
+// unknown name's message lists them all.
+TEST(Families, TheSearchingSubcommandsAreTheFamilies) {
+  const CliRun help = run_cli("--help");
+  for (const std::string& family : magic::family_names())
+    EXPECT_NE(help.out.find("\n  " + family + " "), std::string::npos) << family;
+  try {
+    magic::describe_spec({{"name", "nonesuch"}});
+    ADD_FAILURE() << "an unknown family was accepted";
+  } catch (const magic::SpecError& e) {
+    for (const std::string& family : magic::family_names())
+      EXPECT_NE(std::string(e.what()).find(family), std::string::npos) << e.what();
+  }
 }

@@ -562,4 +562,18 @@ nlohmann::json FigureProblem::describe() const {
   return j;
 }
 
+std::string FigureFamily::echo(const nlohmann::json& problem) {
+  if (!problem.contains("figure") || !problem.at("figure").is_object()) return "";  // the plain echo
+  const nlohmann::json& f = problem.at("figure");
+  std::string s = "figure " + f.value("name", std::string("?")) + " points=" + std::to_string(f.at("points").size()) +
+                  " lines=" + std::to_string(f.at("lines").size()) + " numbers=" + f.value("numbers", std::string("?"));
+  if (f.contains("sum")) s += " sum=" + f.at("sum").dump();
+  s += " equal_lines=" + problem.value("equal_lines", nlohmann::json()).dump();
+  if (problem.contains("group"))
+    s += " group=" + problem.at("group").value("source", std::string("?")) + ":" +
+         problem.at("group").value("order", nlohmann::json()).dump();
+  if (problem.contains("symmetry_breaking")) s += " symmetry_breaking=" + problem.at("symmetry_breaking").dump();
+  return s;
+}
+
 }  // namespace magic

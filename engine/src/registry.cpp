@@ -30,6 +30,24 @@ Picture picture_of(const std::string& problem_name) {
   return p;
 }
 
+std::vector<std::string> family_names() {
+  return std::apply([](auto... fam) { return std::vector<std::string>{decltype(fam)::kName...}; }, Families{});
+}
+
+std::string echo_line(const nlohmann::json& problem) {
+  std::string out;
+  const std::string name = problem.is_object() ? problem.value("name", "") : "";
+  with_family(name, [&](auto fam) {
+    if constexpr (requires { decltype(fam)::echo(problem); }) out = decltype(fam)::echo(problem);
+  });
+  if (!out.empty()) return out;
+  out = name.empty() ? "?" : name;
+  if (problem.is_object())
+    for (auto it = problem.begin(); it != problem.end(); ++it)
+      if (it.key() != "name") out += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+  return out;
+}
+
 std::uint64_t default_limit(const nlohmann::json& spec) {
   std::uint64_t n = 0;
   with_family(spec.value("name", ""), [&](auto fam) { n = detail::family_limit<decltype(fam)>(spec); });

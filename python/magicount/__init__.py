@@ -26,10 +26,13 @@ from typing import Any, Dict, Iterator, List, Optional
 
 from . import _core
 
-__all__ = ["count", "solutions", "Result", "Solution", "RUN_OPTIONS", "__version__"]
+__all__ = ["count", "solutions", "Result", "Solution", "FAMILIES", "RUN_OPTIONS", "__version__"]
 
 _info = _core.build_info()
 __version__: str = _info["version"]
+
+#: The families, as the engine's registry names them (count's first argument).
+FAMILIES = tuple(_core.family_names())
 
 #: The run options, from the engine's one options table (magic/run_options.hpp):
 #: the CLI's common options, with _ for -.

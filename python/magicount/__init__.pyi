@@ -5,7 +5,8 @@ from typing import Any, Dict, Iterator, Literal, Optional, Tuple, Union
 __version__: str
 RUN_OPTIONS: Tuple[str, ...]
 
-Family = Literal["square", "star", "circle", "complete", "figure"]
+Family = str  # one of FAMILIES, from the engine's registry
+FAMILIES: Tuple[str, ...]
 
 class Result(Dict[str, Any]):
     """The dict ``--json`` writes: problem, counts, digest, exhaustive, run

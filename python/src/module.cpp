@@ -338,6 +338,7 @@ PYBIND11_MODULE(_core, m) {
     const json p = from_py(problem);
     return translating([&] { return magic::render_svg(p, sols); });
   });
+  m.def("family_names", [] { return magic::family_names(); });
   // The options table's rows that Python has (magic/run_options.hpp).
   m.def("run_option_names", [] {
     py::list names;

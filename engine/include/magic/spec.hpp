@@ -7,6 +7,7 @@
 // (engine/src/include/magic/registry.hpp).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,13 @@ namespace magic {
 std::string by_key_name(const nlohmann::json& problem);
 // How solutions of the named problem are drawn; throws SpecError if unknown.
 Picture picture_of(const std::string& problem_name);
+// The families, by name, in the registry's order (the square first):
+// each is a subcommand that searches, and so runs on every MPI rank.
+std::vector<std::string> family_names();
+// The one line that names a problem (from its description, the result's
+// "problem"): the CLI's echo.  A family may say it its own way (a figure
+// names its size, not every point); else "name key=value ...".
+std::string echo_line(const nlohmann::json& problem);
 // The spec's default for RunOptions::limit (complete's "first" mode).
 std::uint64_t default_limit(const nlohmann::json& spec);
 // The nodes complete's search for first completions may take, by order,

@@ -733,6 +733,8 @@ struct FigureFamily {
   static constexpr const char* kByKey = "by_sum";
   static constexpr Picture kPicture = Picture::Figure;
   static std::string levels_help() { return kFigureLevels; }
+  // The echo names the figure and its size, not every point and line.
+  static std::string echo(const nlohmann::json& problem);
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
     return f(FigureProblem(figure_spec_from_json(spec)));

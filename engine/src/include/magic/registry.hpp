@@ -31,8 +31,19 @@ namespace magic {
 
 using Families = std::tuple<SquareFamily, StarFamily, CircleFamily, CompleteFamily, FigureFamily>;
 
+// "square, star, circle, complete or figure": the families' names, from Fams.
+template <class Fams = Families>
+std::string family_list() {
+  std::string out;
+  std::size_t i = 0;
+  constexpr std::size_t n = std::tuple_size_v<Fams>;
+  std::apply([&](auto... fam) { ((out += (i++ == 0 ? "" : i == n ? " or " : ", ") + std::string(decltype(fam)::kName)), ...); },
+             Fams{});
+  return out;
+}
+
 inline SpecError unknown_problem(const std::string& name) {
-  return SpecError("unknown problem '" + name + "' (use square, star, circle, complete or figure)");
+  return SpecError("unknown problem '" + name + "' (use " + family_list() + ")");
 }
 
 // Calls f(family) with the family named `name`; false if there is none.
