@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI after scripts/test.sh: the unit tests under ASan+UBSan (but $heavy), the runner's
 # contract suite under TSan, and every libFuzzer target for FUZZ_SECONDS
-# (default 45) each, two at a time.  Any sanitizer report or fuzz finding
+# (default 40) each, two at a time.  Any sanitizer report or fuzz finding
 # fails the run.  First, `install`: the Release tree installed, packaged and
 # used as a user would (scripts/ci-install.sh).  Each step prints its wall
 # time.  Usage: ci-extra.sh [install] [asan] [tsan] [fuzz] (default: all four).  Build dirs: build-asan (the ASan+UBSan
@@ -19,7 +19,7 @@ bash scripts/deps.sh
 steps=("$@")
 ((${#steps[@]})) || steps=(install asan tsan fuzz)
 jobs=$(nproc)
-fuzz_seconds=${FUZZ_SECONDS:-45}
+fuzz_seconds=${FUZZ_SECONDS:-40}
 # Sanitizer reports also go to files here: a report from a child process
 # (tests run the magicount binary) fails CI even if that test ignores the
 # child's exit code.
@@ -75,7 +75,11 @@ configure() {  # configure DIR ARGS...
 # on every other problem of the contract.  The committed records (60 MB
 # of journals, read twice: by the library and by the CLI from /) are data,
 # not code paths: under ASan the journal reader is fuzzed and checked by
-# Records.AChangedResultOrJournalIsCaught and the Journal tests.
+# Records.AChangedResultOrJournalIsCaught and the Journal tests.  The
+# figure catalog's files against its builtins (data), the hash-set oracle
+# over every labelling (the figure search's paths run in the other Figure
+# tests) and the order-8 most-perfect table row (the MostPerfect8 cases
+# keep its paths) are 50 test-seconds under ASan.
 # CMake's regular expressions hold at most 9 groups: -E "$heavy|$tsan_heavy"
 # with more is refused and excludes nothing, so new entries add no group.
 heavy='^(Orders/SquareBrute\.EngineAgreesWithBruteForceForEveryKind/4'
@@ -88,7 +92,9 @@ heavy+='|MostPerfect8\.ThreadsSplitsShardsAndResumeChangeNothing|MostPerfect8\.E
 heavy+='|SemiPairs\.Order5RowSliceIsTheCompletionsOfThatRow'
 heavy+='|Square5\.SemiMagicRunsWithLimitAndShards|StarComplement\.SameSolutionsAsWithout'
 heavy+='|CompleteWide/EveryOrder\.Completes/1[56]$'
-heavy+='|Records\.TheCommittedRecordsAddUp|Data\.ReproduceFindsTheSourceTreesRecordsFromAnyDirectory)'
+heavy+='|Records\.TheCommittedRecordsAddUp|Data\.ReproduceFindsTheSourceTreesRecordsFromAnyDirectory'
+heavy+='|Figure\.TheCatalogFilesAreTheBuiltins|Figure\.CountsEqualAHashSetOfCanonicalFormsOverEveryLabelling'
+heavy+='|Table/KnownCounts\.EngineMatchesTable/most_perfect_square_8_15)'
 
 # The ASan+UBSan tree also builds the fuzzers (MAGIC_FUZZ: coverage on the
 # readers only, cmake/MagicWarnings.cmake), so the sanitized engine is
