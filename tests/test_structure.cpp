@@ -194,3 +194,28 @@ TEST(Families, TheSearchingSubcommandsAreTheFamilies) {
       EXPECT_NE(std::string(e.what()).find(family), std::string::npos) << e.what();
   }
 }
+
+// docs/architecture.md tells the truth: every folder its tree names
+// exists, every source path it names exists, and it names every family.
+TEST(Architecture, TheDocsTreeIsTheTree) {
+  const std::string doc = read_text(kSource / "docs" / "architecture.md");
+  const auto open = doc.find("```\n");
+  const auto close = doc.find("```\n", open + 4);
+  ASSERT_NE(close, std::string::npos);
+  const std::string tree = doc.substr(open + 4, close - open - 4);
+  std::istringstream lines(tree);
+  int folders = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string first;
+    if (!(words >> first) || first.back() != '/') continue;
+    ++folders;
+    EXPECT_TRUE(fs::is_directory(kSource / first)) << "docs/architecture.md names " << first;
+  }
+  EXPECT_GE(folders, 15);
+  const std::regex path(R"(\b((apps|report|checker|python|baselines|engine|tests|perf|fuzz)/[A-Za-z0-9_./]+\.(hpp|cpp|md)))");
+  for (std::sregex_iterator it(doc.begin(), doc.end(), path), end; it != end; ++it)
+    EXPECT_TRUE(fs::exists(kSource / (*it)[1].str())) << "docs/architecture.md names " << (*it)[1];
+  for (const std::string& family : magic::family_names())
+    EXPECT_TRUE(std::regex_search(tree, std::regex("\\b" + family + "[a-z_*]*\\.hpp"))) << family << ": not in the tree";
+}
