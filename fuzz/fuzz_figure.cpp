@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "magic/figure.hpp"
+#include "figure/figure.hpp"
 #include "magic/io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,7 +5,7 @@
 // speed per node can be told apart.
 #include <benchmark/benchmark.h>
 
-#include "magic/circle.hpp"
+#include "circle/circle.hpp"
 #include "magic/runner.hpp"
 #include "known.hpp"
 

@@ -17,7 +17,7 @@
 
 #define SEED004_NO_MAIN
 #include "baselines/seed004.cpp"
-#include "magic/complete.hpp"
+#include "complete/complete.hpp"
 #include "magic/runner.hpp"
 
 namespace {

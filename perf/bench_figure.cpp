@@ -9,9 +9,9 @@
 #include <benchmark/benchmark.h>
 
 #include "known.hpp"
-#include "magic/figure.hpp"
+#include "figure/figure.hpp"
 #include "magic/runner.hpp"
-#include "magic/star.hpp"
+#include "star/star.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "baselines/seed001_search.hpp"
 #include "known.hpp"
 #include "magic/runner.hpp"
-#include "magic/square.hpp"
+#include "square/square.hpp"
 
 namespace {
 

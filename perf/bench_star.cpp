@@ -8,7 +8,7 @@
 
 #include <atomic>
 
-#include "magic/star.hpp"
+#include "star/star.hpp"
 #include "magic/runner.hpp"
 #include "known.hpp"
 

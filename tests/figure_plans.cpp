@@ -3,7 +3,7 @@
 // scripts/figure-plans.sh writes it into engine/src/.
 #include <iostream>
 
-#include "magic/figure_compiled.hpp"
+#include "figure/figure_compiled.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> names(argv + 1, argv + argc);

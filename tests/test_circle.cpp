@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "magic/circle.hpp"
+#include "circle/circle.hpp"
 #include "report/process.hpp"
 #include "magic/spec.hpp"
 #include "oracle/circle_oracle.hpp"

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "magic/journal.hpp"
-#include "magic/complete.hpp"
+#include "complete/complete.hpp"
 #include "magic/spec.hpp"
 #include "oracle/complete_oracle.hpp"
 #include "oracle/square_oracle.hpp"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
-#include "magic/complete.hpp"
+#include "complete/complete.hpp"
 #include "magic/spec.hpp"
 #include "magic/wide_bits.hpp"
 #include "oracle/complete_oracle.hpp"

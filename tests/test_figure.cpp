@@ -14,11 +14,11 @@
 #include <set>
 
 #include "magic/core/error.hpp"
-#include "magic/figure.hpp"
-#include "magic/figure_algebra.hpp"
+#include "figure/figure.hpp"
+#include "figure/figure_algebra.hpp"
 #include "magic/figure_catalog.hpp"
-#include "magic/figure_compiled.hpp"
-#include "magic/figure_group.hpp"
+#include "figure/figure_compiled.hpp"
+#include "figure/figure_group.hpp"
 #include "magic/core/stop.hpp"
 #include "magic/core/task.hpp"
 #include "magic/runner.hpp"
@@ -521,7 +521,7 @@ TEST(FigureCompiled, PlansAreCurrent) {
   SKIP_WITHOUT_COMPILED_PLANS();
   std::vector<std::string> names;
   for (const magic::FigureCompiled* c : magic::FigureCompiler::all()) names.emplace_back(c->name);
-  std::ifstream in(std::string(MAGIC_SOURCE_DIR) + "/engine/src/figure_compiled_plans.inc");
+  std::ifstream in(std::string(MAGIC_SOURCE_DIR) + "/engine/src/families/figure/figure_compiled_plans.inc");
   ASSERT_TRUE(in);
   const std::string committed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(committed, magic::FigureCompiler::file(names))

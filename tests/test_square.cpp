@@ -10,7 +10,7 @@
 
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
-#include "magic/square.hpp"
+#include "square/square.hpp"
 #include "oracle/square_oracle.hpp"
 #include "temp_path.hpp"
 

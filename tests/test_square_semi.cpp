@@ -17,7 +17,7 @@
 #include "magic/digest.hpp"
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
-#include "magic/square_semi.hpp"
+#include "square/square_semi.hpp"
 #include "resume_check.hpp"
 
 namespace {

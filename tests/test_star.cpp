@@ -11,7 +11,7 @@
 
 #include "magic/registry.hpp"
 #include "magic/result.hpp"
-#include "magic/star.hpp"
+#include "star/star.hpp"
 #include "oracle/star_oracle.hpp"
 #include "temp_path.hpp"
 

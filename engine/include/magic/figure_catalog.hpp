@@ -1,7 +1,7 @@
 #pragma once
 // Magic figures described by a file: points, lines and numbers (docs/figures.md).
 // This is the engine's face for them: the built-in catalog and the limits;
-// the figure problem itself is private (engine/src/include/magic/figure.hpp).
+// the figure problem itself is private (engine/src/families/figure/figure.hpp).
 //
 // A figure file is JSON:
 //

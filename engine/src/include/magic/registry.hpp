@@ -15,17 +15,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "magic/circle.hpp"
-#include "magic/complete.hpp"
+#include "circle/circle.hpp"
+#include "complete/complete.hpp"
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
-#include "magic/figure.hpp"
+#include "figure/figure.hpp"
 #include "magic/job.hpp"
 #include "magic/job_core.hpp"
 #include "magic/runner.hpp"
 #include "magic/spec.hpp"
-#include "magic/square.hpp"
-#include "magic/star.hpp"
+#include "square/square.hpp"
+#include "star/star.hpp"
 
 namespace magic {
 

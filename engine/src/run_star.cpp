@@ -1,7 +1,0 @@
-// Jobs (run_spec, describe_spec) of the star problems (see magic/job_core.hpp).
-#include "magic/star.hpp"
-#include "magic/job_core.hpp"
-
-namespace magic::detail {
-MAGIC_JOB_FAMILY_AS(, StarFamily)
-}  // namespace magic::detail
