@@ -119,9 +119,10 @@ const magic::OptionRow& row(const char* name) {
   if (!r) throw std::logic_error(std::string("no options-table row '") + name + "'");
   return *r;
 }
+// kNoBound: any value of T (a count up to 2^64 - 1, as the JSON reader takes).
 template <class T>
 CLI::Range range_of(const magic::OptionRow& r) {
-  return CLI::Range(static_cast<T>(r.lo), static_cast<T>(r.hi));
+  return CLI::Range(static_cast<T>(r.lo), r.hi == magic::kNoBound ? std::numeric_limits<T>::max() : static_cast<T>(r.hi));
 }
 // An option of the table bound to `value`.
 template <class T>

@@ -19,7 +19,7 @@ endif()
 # with a failing exit code.
 if(MAGIC_SANITIZE)
   # The star chain's BMI2 copy is the portable copy's source compiled twice
-  # (magic/star.hpp): a sanitizer build compiles and checks it once.
+  # (star/star.hpp): a sanitizer build compiles and checks it once.
   target_compile_definitions(magic_options INTERFACE MAGIC_NO_BMI2_COPY=1)
   target_compile_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(magic_options INTERFACE -fsanitize=${MAGIC_SANITIZE} -fno-sanitize-recover=all)

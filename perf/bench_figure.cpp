@@ -3,7 +3,7 @@
 //   Chain/N          the {N/2} star's chain solver over every task, serially
 //   FigureStar/N     the figure solver on star-N-2 (the same stars), serially
 //   FigureType/10b   the figure solver on {10/3}, Howroyd's 10b
-//   FigureStar12     star-12-2 on its compiled plan (magic/figure_compiled.hpp)
+//   FigureStar12     star-12-2 on its compiled plan (figure/figure_compiled.hpp)
 //   FigureStar12General  the same figure on the general search
 // Read the ratio FigureStar / Chain from one run of this binary.
 #include <benchmark/benchmark.h>

@@ -52,7 +52,7 @@ no_reports() {  # fails if a sanitizer wrote a report file
 # largest star a test there searches is 14 under ASan, 9 under TSan, so
 # larger ones would only be compiled; the Release step builds and runs
 # them) and the star chain's BMI2 copy (the portable copy's source compiled
-# twice; see magic/star.hpp).
+# twice; see star/star.hpp).
 configure() {  # configure DIR ARGS...
   local dir=$1
   shift

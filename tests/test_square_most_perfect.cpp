@@ -1,4 +1,4 @@
-// The order-8 most-perfect counter (magic/square_most_perfect.hpp) against
+// The order-8 most-perfect counter (square/square_most_perfect.hpp) against
 // the cell-by-cell completion solver, which shares no code with it: the
 // squares it finds with a given first row (or first row and column) are
 // exactly the completions of that grid.  The whole count is the

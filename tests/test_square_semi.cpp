@@ -1,4 +1,4 @@
-// The semi-magic pair counter (magic/square_semi.hpp) against the
+// The semi-magic pair counter (square/square_semi.hpp) against the
 // cell-by-cell solvers, which share no code with it: at orders 3 and 4 the
 // classes it emits are exactly the classes of the generic solver's squares,
 // with the same counts; at order 5 its first-row (and column) slices give

@@ -1,4 +1,4 @@
-// The figure problem's tables, plans and answers (magic/figure.hpp).
+// The figure problem's tables, plans and answers (figure/figure.hpp).
 #include "figure/figure.hpp"
 
 #include <algorithm>

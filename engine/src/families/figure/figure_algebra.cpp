@@ -1,4 +1,4 @@
-// Determined points of a figure (magic/figure_algebra.hpp).
+// Determined points of a figure (figure/figure_algebra.hpp).
 #include "figure/figure_algebra.hpp"
 
 #include <bit>

@@ -1,4 +1,4 @@
-// Compiled plans (magic/figure_compiled.hpp): the table of this build's, the
+// Compiled plans (figure/figure_compiled.hpp): the table of this build's, the
 // match against a figure's plan, and the writer of their C++.
 #include "figure/figure_compiled.hpp"
 
@@ -135,7 +135,7 @@ std::string FigureCompiler::source(const FigureProblem& p, const std::string& ty
 
 std::string FigureCompiler::file(const std::vector<std::string>& names) {
   std::string out =
-      "// The compiled plans (magic/figure_compiled.hpp), written by scripts/figure-plans.sh; do not edit.\n"
+      "// The compiled plans (figure/figure_compiled.hpp), written by scripts/figure-plans.sh; do not edit.\n"
       "// FigureCompiled.PlansAreCurrent fails when the search's plans have changed since.\n";
   std::string list = "#define MAGIC_COMPILED_FIGURES(X)";
   for (const std::string& name : names) {
