@@ -180,6 +180,22 @@ TEST(Families, NoOtherListOfFamilyNames) {
     }
 }
 
+// A problem searches; how its tasks are scheduled is the engine's
+// (core/scheduler.hpp, core/restarts.hpp).  No family's header or source
+// names oneTBB or the runner's task context.
+TEST(Families, NoProblemNamesTheScheduler) {
+  const std::regex scheduler(R"re(\btbb::|\bTaskContext\b|<tbb/)re");
+  int files = 0;
+  for (const auto& f : sources("engine/src/families", {".cpp", ".hpp", ".inc", ".in"})) {
+    ++files;
+    const std::string text = read_text(f);
+    std::smatch m;
+    EXPECT_FALSE(std::regex_search(text, m, scheduler))
+        << fs::relative(f, kSource).string() << " names " << m.str() << ": the scheduler is the engine's";
+  }
+  EXPECT_GT(files, 30);
+}
+
 // The CLI's subcommands that search are the registry's families, and an
 // unknown name's message lists them all.
 TEST(Families, TheSearchingSubcommandsAreTheFamilies) {

@@ -99,6 +99,7 @@ namespace {
 // The pieces one task hands out, made at its first hand-out, so a task that
 // never splits pays nothing for them.  Deque slots keep their addresses.
 struct Pieces {
+  explicit Pieces(unsigned threads) : group(threads) {}
   std::deque<std::unique_ptr<TaskCore>> done;
   TaskGroup group;
 };
@@ -122,7 +123,7 @@ std::unique_ptr<TaskCore> solve_task(const TaskTeam& team, const std::byte* task
   std::unique_ptr<Pieces> pieces;
   const std::size_t state_size = team.p.state_size();
   auto spawn = [&pieces, &team, state_size](const std::byte* s) {
-    if (!pieces) pieces = std::make_unique<Pieces>();
+    if (!pieces) pieces = std::make_unique<Pieces>(team.gauge.threads());
     auto* slot = &pieces->done.emplace_back();
     team.gauge.queued(1);
     team.gauge.piece_split();

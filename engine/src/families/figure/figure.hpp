@@ -348,7 +348,7 @@ class FigureProblem {
 
 // The runner's mode, the one compiled plans are built for (one instance of
 // each plan's steps, in figure_compiled.cpp).
-using FigureRunnerMode = SolveMode<TaskContext<FigureProblem>>;
+using FigureRunnerMode = RunnerMode<FigureProblem>;
 template <>
 void FigureProblem::walk_compiled(State& s, FigureRunnerMode& m) const;
 

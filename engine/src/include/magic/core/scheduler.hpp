@@ -5,6 +5,8 @@
 // independent of how tasks are scheduled; an MPI coordinator replaces this.
 #include <atomic>
 #include <cstddef>
+#include <deque>
+#include <functional>
 #include <optional>
 
 #if defined(__has_feature)
@@ -65,8 +67,16 @@ class ThreadAllowance {
 // a counter, not the index of its own range.  Split ranges would send a
 // second thread to n/2 at once, and every task it finished there would
 // wait in the merger, with its solutions, for the first half to end.
+//
+// One thread runs the tasks here, in order, with no arena: a process's first
+// use of oneTBB costs about a millisecond, as long as a whole completion of
+// a dense grid.
 template <class Body>
 void schedule(unsigned threads, std::size_t n, Body&& body) {
+  if (threads == 1) {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
   const ThreadAllowance allowance(threads);
   HandOff hand_off;
   hand_off.to_tasks();
@@ -87,26 +97,42 @@ void schedule(unsigned threads, std::size_t n, Body&& body) {
 
 // Work handed out while the caller keeps going (the pieces of a split
 // task): run(f) starts f on any worker of the caller's arena, and wait()
-// helps run them and returns once all have finished.
+// helps run them and returns once all have finished.  On one thread (no
+// arena: schedule()) the pieces wait in a list and wait() runs them, in
+// the order handed out, as an arena of one thread would.
 class TaskGroup {
  public:
+  explicit TaskGroup(unsigned threads) : alone_(threads == 1) {
+    if (!alone_) group_.emplace();
+  }
   template <class F>
   void run(F f) {
+    if (alone_) {
+      waiting_.emplace_back(std::move(f));
+      return;
+    }
     hand_off_.to_tasks();
-    group_.run([this, f = std::move(f)] {
+    group_->run([this, f = std::move(f)] {
       hand_off_.in_task();
       f();
       hand_off_.task_done();
     });
   }
   void wait() {
-    group_.wait();
+    if (alone_) {
+      for (std::size_t i = 0; i < waiting_.size(); ++i) std::function<void()>(std::move(waiting_[i]))();
+      waiting_.clear();
+      return;
+    }
+    group_->wait();
     hand_off_.back_to_caller();
   }
 
  private:
+  bool alone_;
+  std::deque<std::function<void()>> waiting_;  // (a piece may hand out more while it runs)
   HandOff hand_off_;
-  tbb::task_group group_;
+  std::optional<tbb::task_group> group_;
 };
 
 }  // namespace magic

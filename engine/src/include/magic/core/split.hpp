@@ -35,6 +35,7 @@ struct SplitPolicy {
 class WorkGauge {
  public:
   explicit WorkGauge(unsigned threads) : threads_(static_cast<std::int64_t>(threads)) {}
+  unsigned threads() const { return static_cast<unsigned>(threads_); }
 
   void queued(std::int64_t n) { waiting_.fetch_add(n, std::memory_order_relaxed); }
   void started() { waiting_.fetch_sub(1, std::memory_order_relaxed); }

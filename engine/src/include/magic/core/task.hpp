@@ -150,9 +150,13 @@ class TaskCore {
     interval_ = std::min(interval_, std::max(n, 1u));
     tick_ = std::min(tick_, interval_);
   }
+  unsigned poll_interval() const { return interval_; }
+  // The threads of the run this task is in (1 outside a run's scheduler:
+  // the whole-search probe): how many walks of core/restarts.hpp go side by side.
+  unsigned threads() const { return split_.gauge ? split_.gauge->threads() : 1; }
 
-  // For a solver that runs side searches of its own (complete.hpp's
-  // restarts): the task's policy, and whether the run was asked to stop.
+  // For side searches of a task's own (core/restarts.hpp): the task's
+  // policy, and whether the run was asked to stop.
   const EmitPolicy& emit_policy() const { return policy_; }
   const Stop& run_stop() const { return run_stop_; }
   bool run_stop_requested() const { return run_stop_.requested(); }
@@ -241,6 +245,11 @@ class TaskContext final : public TaskCore {
 
   const P& p_;
 };
+
+// The mode a problem's walk has under the runner's solve(), for a problem
+// that compiles walks for that mode alone (figure_compiled.cpp).
+template <Problem P>
+using RunnerMode = SolveMode<TaskContext<P>>;
 
 double thread_cpu_seconds();
 
