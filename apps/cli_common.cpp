@@ -243,9 +243,10 @@ void check_writable(const std::string& path) {
     throw UsageError("cannot write " + path + ": " + std::strerror(errno) + " (it is read-only, or not yours)");
 }
 
-void write_svg(const std::string& path, const nlohmann::json& problem, const std::vector<nlohmann::json>& sols) {
+void write_svg(const std::string& path, magic::Picture picture, const nlohmann::json& problem,
+               const std::vector<nlohmann::json>& sols) {
   magic::AtomicFile f(path);
-  f.write(magic::render_svg(problem, sols));
+  f.write(magic::render_svg(picture, problem, sols));
   f.commit();
 }
 
@@ -329,9 +330,15 @@ void print_points_and_sums(std::ostream& os, const nlohmann::json& s) {
   os << "\n";
 }
 
-void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
+void print_numbers(std::ostream& os, const nlohmann::json& solution) {
+  os << "[";
+  for (const auto& v : solution) os << " " << v.get<int>();
+  os << " ]\n";
+}
+
+void print_summary(std::ostream& os, const std::string& echo, const magic::RunResult& r,
                    const std::string& by_key_name) {
-  os << ">> " << magic::echo_line(problem) << "  threads=" << r.threads << " split-depth=" << r.split_depth
+  os << ">> " << echo << "  threads=" << r.threads << " split-depth=" << r.split_depth
      << " shard=" << magic::to_string(magic::Shard{r.shard_index, r.shard_count}) << " tasks=" << r.tasks;
   if (r.adaptive) os << " pieces=" << r.pieces;
   if (r.cluster) os << " ranks=" << r.cluster->ranks.size();

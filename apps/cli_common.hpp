@@ -102,9 +102,8 @@ struct Printer {
   std::function<int(const magic::RunResult&)> exit_code;
 };
 
-// Runs the problem the spec names, or the Job made from it, with the
-// common options and reports the result; returns the exit code.
-int execute(const nlohmann::json& spec, const Common& c, const Printer& pr);
+// Runs the Job with the common options and reports the result; returns
+// the exit code.
 int execute(const magic::Job& job, const Common& c, const Printer& pr);
 
 magic::RunOptions run_options(const Common& c, std::uint64_t want);
@@ -115,12 +114,15 @@ magic::Shard parse_shard(const std::string& text);  // "i/m", strictly; a UsageE
 void check_outputs(const Common& c);
 // Whether the human summary goes to stdout (nothing else does, and not --quiet).
 bool summary_on_stdout(const Common& c);
-void print_summary(std::ostream& os, const nlohmann::json& problem, const magic::RunResult& r,
+// `echo` names the problem (Job::echo_line).
+void print_summary(std::ostream& os, const std::string& echo, const magic::RunResult& r,
                    const std::string& by_key_name);
 void print_grid(std::ostream& os, const nlohmann::json& rows);  // a square's rows, then a blank line
 // A star's or a figure's solution on one line: the numbers by point, the
 // common sum, then every line's sum.
 void print_points_and_sums(std::ostream& os, const nlohmann::json& solution);
+// A circle's numbers, as the document prints them: "[ 1 3 10 2 5 ]".
+void print_numbers(std::ostream& os, const nlohmann::json& solution);
 // The progress line (rewritten in place with \r and an ANSI erase) only
 // on a terminal, and not with NO_COLOR set.
 bool live_progress();
@@ -128,7 +130,8 @@ bool live_progress();
 // file `input` (the same path, a link to it, or a hard link).
 void check_not_input(const char* flag, const std::string& output, const std::string& input);
 void check_writable(const std::string& path);  // UsageError if its directory is missing
-void write_svg(const std::string& path, const nlohmann::json& problem, const std::vector<nlohmann::json>& sols);
+void write_svg(const std::string& path, magic::Picture picture, const nlohmann::json& problem,
+               const std::vector<nlohmann::json>& sols);
 void print_progress(const magic::Progress& p);  // one \r-refreshed line on stderr
 void end_progress();
 

@@ -101,15 +101,10 @@ int execute(const magic::Job& job, const Common& c, const Printer& pr) {
     return report_interrupt(c, r);
   }
 
-  if (!c.svg.empty()) write_svg(c.svg, problem, sink.pictured);
+  if (!c.svg.empty()) write_svg(c.svg, job.picture(), problem, sink.pictured);
   out.finish(fields);
-  if (summary_on_stdout(c))
-    print_summary(std::cout, problem, r, job.by_key_name());
+  if (summary_on_stdout(c)) print_summary(std::cout, job.echo_line(), r, job.by_key_name());
   return pr.exit_code ? pr.exit_code(r) : kOk;
-}
-
-int execute(const nlohmann::json& spec, const Common& c, const Printer& pr) {
-  return execute(magic::Job::make(spec), c, pr);
 }
 
 }  // namespace cli

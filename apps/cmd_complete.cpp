@@ -1,3 +1,6 @@
+// What the completion's subcommand adds to its table
+// (CompleteFamily::command): the grid FILE, the modes (first completion,
+// --solutions N, --all, --count), the node budget and the exit codes.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,11 +19,9 @@ namespace {
 
 struct CompleteArgs {
   std::string input = "-";
-  std::string kind = "magic";
   bool count = false;
   bool all = false;
   std::optional<std::uint64_t> budget;
-  Common common;
 };
 
 // A grid is a few hundred bytes; read_file's 1 MiB cap keeps
@@ -30,10 +31,9 @@ std::string read_input(const std::string& path) {
   return magic::read_file(path);
 }
 
-int run(const CompleteArgs& a, const CLI::App& sub) {
-  if (!magic::is_field_value("complete", "kind", a.kind))
-    throw UsageError("unknown --kind '" + a.kind + "' (use " + magic::field_values("complete", "kind") + ")");
-  Common c = a.common;
+int run(const CompleteArgs& a, const CLI::App& sub, const FamilyCli& cli) {
+  nlohmann::json spec = cli.spec();
+  Common c = cli.common();
   // Modes: first completion (default), --solutions N (up to N), --all, --count.
   std::string mode;
   if (a.count) {
@@ -67,13 +67,13 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
                                   {"--checkpoint", c.checkpoint}})
     check_not_input(flag, out, a.input);
   const std::string grid = cluster::shared_input([&] { return read_input(a.input); });
-  nlohmann::json spec{{"name", "complete"}, {"grid", grid}, {"kind", a.kind}, {"mode", restarts ? "first" : "count"}};
+  spec["grid"] = grid;
+  spec["mode"] = restarts ? "first" : "count";
   if (a.budget) spec["budget"] = *a.budget;
-  const magic::Job job = magic::Job::make(spec);  // a bad grid is refused here
+  const magic::Job job = cli.make_job(spec);  // a bad grid is refused here
   const std::string impossible = job.no_solution_reason();
 
-  Printer pr;
-  pr.human_solution = print_grid;
+  Printer pr = cli.printer();
   pr.extra = {{"mode", mode}};
   // found / none (proved: the whole tree was searched) / undecided (the
   // budget ran out first).
@@ -97,15 +97,10 @@ int run(const CompleteArgs& a, const CLI::App& sub) {
   return execute(job, c, pr);
 }
 
-void add_complete(CLI::App& app, Action& action) {
+Extension extend_complete(CLI::App* sub, std::shared_ptr<FamilyCli> cli) {
   auto args = std::make_shared<CompleteArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "complete",
-      "fill the blanks (0) of a partly filled magic square of order 3..16: first completion, --count or --all");
   sub->add_option("input", args->input,
                   "grid FILE ('-' = stdin): CheckiO JSON [[2,7,6],[9,5,1],[4,3,0]] or one row of numbers per line")
-      ->capture_default_str();
-  sub->add_option("--kind", args->kind, "constraints: " + magic::field_values("complete", "kind"))
       ->capture_default_str();
   CLI::Option* count = sub->add_flag("--count", args->count, "count every completion (none printed)");
   CLI::Option* all = sub->add_flag("--all", args->all, "output every completion");
@@ -114,16 +109,18 @@ void add_complete(CLI::App& app, Action& action) {
                   "0 = no bound (default: none for orders 3..8, " +
                       std::to_string(magic::default_complete_budget(16)) + " for 9..16)")
       ->check(CLI::NonNegativeNumber);
-  add_common(sub, args->common, magic::split_levels("complete"));
-  CLI::Option* sols = sub->get_option("--solutions");
-  sols->description("output up to N completions and stop (or: all, none); default: the first one");
   count->excludes(all);
-  count->excludes(sols);
-  all->excludes(sols);
-  sub->callback([args, sub, &action] { action = [args, sub]() -> int { return run(*args, *sub); }; });
+  // --solutions is a common option: it is there once they are added.
+  auto modes = [count, all](CLI::App* s) {
+    CLI::Option* sols = s->get_option("--solutions");
+    sols->description("output up to N completions and stop (or: all, none); default: the first one");
+    count->excludes(sols);
+    all->excludes(sols);
+  };
+  return {[args, sub, cli] { return run(*args, *sub, *cli); }, modes};
 }
 
-const RegisterCommand reg_complete(40, add_complete);
+const RegisterExtension ext_complete("complete", extend_complete);
 
 }  // namespace
 }  // namespace cli

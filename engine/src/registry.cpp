@@ -34,18 +34,13 @@ std::vector<std::string> family_names() {
   return std::apply([](auto... fam) { return std::vector<std::string>{decltype(fam)::kName...}; }, Families{});
 }
 
+std::vector<FamilyCommand> family_commands() { return detail::family_commands<Families>(); }
+
 std::string echo_line(const nlohmann::json& problem) {
   std::string out;
   const std::string name = problem.is_object() ? problem.value("name", "") : "";
-  with_family(name, [&](auto fam) {
-    if constexpr (requires { decltype(fam)::echo(problem); }) out = decltype(fam)::echo(problem);
-  });
-  if (!out.empty()) return out;
-  out = name.empty() ? "?" : name;
-  if (problem.is_object())
-    for (auto it = problem.begin(); it != problem.end(); ++it)
-      if (it.key() != "name") out += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
-  return out;
+  if (with_family(name, [&](auto fam) { out = detail::family_echo<decltype(fam)>(problem); })) return out;
+  return name.empty() ? "?" : name;
 }
 
 std::uint64_t default_limit(const nlohmann::json& spec) {
@@ -112,6 +107,8 @@ Job& Job::operator=(Job&&) noexcept = default;
 
 const SpecInfo& Job::info() const { return core_->info; }
 const std::string& Job::by_key_name() const { return core_->by_key_name; }
+const std::string& Job::echo_line() const { return core_->echo; }
+Picture Job::picture() const { return core_->picture; }
 const std::string& Job::no_solution_reason() const { return core_->no_solution_reason; }
 
 RunResult Job::run(const RunOptions& ro) const { return magic::run(core_->problem(), with_defaults(ro)); }

@@ -86,7 +86,10 @@ void draw_figure_panel(std::ostringstream& body, int panel, int panel_size, cons
                        const nlohmann::json& solution);
 
 std::string render_svg(const nlohmann::json& problem, const std::vector<nlohmann::json>& solutions) {
-  const Picture picture = picture_of(problem.value("name", ""));
+  return render_svg(picture_of(problem.value("name", "")), problem, solutions);
+}
+
+std::string render_svg(Picture picture, const nlohmann::json& problem, const std::vector<nlohmann::json>& solutions) {
   Canvas cv;
   for (const auto& s : solutions) {
     switch (picture) {

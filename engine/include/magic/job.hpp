@@ -35,6 +35,10 @@ class Job {
   const SpecInfo& info() const;
   const nlohmann::json& problem() const { return info().problem; }
   const std::string& by_key_name() const;  // "" if the problem has none
+  // The one line that names the problem (magic::echo_line), and how its
+  // solutions are drawn: the family's, whichever families made the Job.
+  const std::string& echo_line() const;
+  Picture picture() const;
   // Why the problem can have no solution whatever the search finds (a
   // completion of a kind with no square of that order), "" when it may.
   const std::string& no_solution_reason() const;

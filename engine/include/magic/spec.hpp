@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/error.hpp"  // SpecError, which these throw
+#include "magic/family_command.hpp"
 #include "magic/picture.hpp"
 #include "magic/run_options.hpp"
 
@@ -25,6 +26,9 @@ Picture picture_of(const std::string& problem_name);
 // The families, by name, in the registry's order (the square first):
 // each is a subcommand that searches, and so runs on every MPI rank.
 std::vector<std::string> family_names();
+// Every family's command line, in the same order: the CLI's subcommands
+// are built from these (magic/family_command.hpp).
+std::vector<FamilyCommand> family_commands();
 // The one line that names a problem (from its description, the result's
 // "problem"): the CLI's echo.  A family may say it its own way (a figure
 // names its size, not every point); else "name key=value ...".

@@ -233,4 +233,20 @@ void CircleMultiplierProblem::cut(int depth, SinkRef<State> sink) const {
   for (const State& r : roots_) dfs(r, ex);
 }
 
+// The `circle` subcommand (magic/family_command.hpp).
+FamilyCommand CircleFamily::command() {
+  FamilyCommand c;
+  c.summary = "count magic circles (魔円陣): n numbers whose arcs sum to 1..n(n-1) once each";
+  c.options = {
+      {.field = "n", .flags = "--n,-n", .kind = FieldKind::Int,
+       .help = "numbers on the circle, 3..40 (exhaustive: n=17 takes minutes)", .required = true},
+      {.field = "solver", .flags = "--solver,--method", .kind = FieldKind::Choice,
+       .help = "exhaustive (no number theory) or multiplier (difference sets fixed by the multipliers p | n-1; "
+               "reaches n = 40)",
+       .default_value = "exhaustive"},
+  };
+  c.text = SolutionText::Numbers;
+  return c;
+}
+
 }  // namespace magic

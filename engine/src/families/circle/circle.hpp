@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/error.hpp"
+#include "magic/family_command.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/instances.hpp"
 
@@ -996,6 +997,7 @@ struct CircleFamily {
   static constexpr const char* kName = "circle";
   static constexpr Picture kPicture = Picture::Circle;
   static std::string levels_help() { return std::string(kCircleLevels) + "; " + kCircleMultiplierLevels; }
+  static FamilyCommand command();  // circle.cpp
   static const char* field_values(const std::string& field) {
     return field == "solver" || field == "method" ? kCircleMethodNames : nullptr;
   }

@@ -290,4 +290,18 @@ std::vector<SumGroup> structure_hints(int order, SquareKind kind) {
   return {};
 }
 
+// The `complete` subcommand's fields (magic/family_command.hpp); the
+// CLI adds the grid file and the modes (apps/cmd_complete.cpp).
+FamilyCommand CompleteFamily::command() {
+  FamilyCommand c;
+  c.summary = "fill the blanks (0) of a partly filled magic square of order 3..16: first completion, --count or --all";
+  c.options = {
+      {.field = "kind", .flags = "--kind", .kind = FieldKind::Choice,
+       .help = std::string("constraints: ") + kSquareKindNames, .default_value = "magic"},
+  };
+  c.text = SolutionText::Grid;
+  c.svg = false;  // a completion prints as its grid; there is nothing more to draw
+  return c;
+}
+
 }  // namespace magic

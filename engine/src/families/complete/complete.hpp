@@ -35,6 +35,7 @@
 #include "complete/complete_local_search.hpp"
 #include "complete/complete_spec.hpp"
 #include "magic/core/error.hpp"
+#include "magic/family_command.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/core/restarts.hpp"
 #include "magic/instances.hpp"
@@ -396,6 +397,7 @@ struct CompleteFamily {
   static constexpr const char* kName = "complete";
   static constexpr Picture kPicture = Picture::Grid;
   static std::string levels_help() { return kCompleteLevels; }
+  static FamilyCommand command();  // complete.cpp; apps/cmd_complete.cpp adds the grid and the modes
   static const char* field_values(const std::string& field) { return field == "kind" ? kSquareKindNames : nullptr; }
   static bool is_field_value(const std::string& field, const std::string& v) {
     return field == "kind" && parse_square_kind(v).has_value();

@@ -576,4 +576,28 @@ std::string FigureFamily::echo(const nlohmann::json& problem) {
   return s;
 }
 
+// The `figure` subcommand's fields (magic/family_command.hpp); the CLI
+// adds the figure file, --list and --show (apps/cmd_figure.cpp).
+FamilyCommand FigureFamily::command() {
+  FamilyCommand c;
+  c.summary =
+      "count the magic labellings of any figure of points and lines, read from a file (docs/figures.md) or built "
+      "in, up to the figure's symmetry";
+  c.options = {
+      {.field = "builtin", .flags = "--builtin,-b", .kind = FieldKind::Text,
+       .help = "a built-in figure instead of a file (see --list)"},
+      {.field = "numbers", .flags = "--numbers", .kind = FieldKind::Text,
+       .help = "numbers to choose from, such as 1..12 or 1,2,4,5..9 (default: the figure's)"},
+      {.field = "equal_lines", .flags = "--equal-lines,-k", .kind = FieldKind::Int,
+       .help = "at least K lines share the common sum; more than half the lines (default: all)",
+       .positive_needs = "more than half the lines"},
+      {.field = "sum", .flags = "--sum", .kind = FieldKind::Int,
+       .help = "fix the common sum (default: the figure's, or every feasible sum)"},
+      {.field = "symmetry_breaking", .flags = "--all-orientations", .kind = FieldKind::Off,
+       .help = "enumerate every labelling and keep the canonical ones, instead of symmetry breaking"},
+  };
+  c.text = SolutionText::PointsAndSums;
+  return c;
+}
+
 }  // namespace magic

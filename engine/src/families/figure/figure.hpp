@@ -65,6 +65,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/problem.hpp"
+#include "magic/family_command.hpp"
 #include "figure/figure_algebra.hpp"
 #include "figure/figure_group.hpp"
 #include "figure/figure_spec.hpp"
@@ -733,6 +734,7 @@ struct FigureFamily {
   static constexpr const char* kByKey = "by_sum";
   static constexpr Picture kPicture = Picture::Figure;
   static std::string levels_help() { return kFigureLevels; }
+  static FamilyCommand command();  // figure_spec.cpp; apps/cmd_figure.cpp adds the file, --list and --show
   // The echo names the figure and its size, not every point and line.
   static std::string echo(const nlohmann::json& problem);
   template <class F>

@@ -87,4 +87,36 @@ SquareSpec square_spec_from_json(const nlohmann::json& spec) {
   return s;
 }
 
+// The `square` subcommand (magic/family_command.hpp).
+FamilyCommand SquareFamily::command() {
+  FamilyCommand c;
+  c.summary = "count magic squares of order N (1..N² each once)";
+  c.options = {
+      {.field = "order", .flags = "--order,-n", .kind = FieldKind::Int,
+       .help = "order N, 3..5, or 8 with --kind most-perfect (what finishes, and how long it takes: below)",
+       .required = true},
+      {.field = "kind", .flags = "--kind", .kind = FieldKind::Choice,
+       .help = std::string("constraints: ") + kSquareKindNames, .default_value = "magic"},
+      {.field = "symmetry_breaking", .flags = "--all-orientations", .kind = FieldKind::Off,
+       .help = "enumerate all 8 orientations and keep the canonical ones, instead of symmetry breaking"},
+      {.field = "center", .flags = "--center", .kind = FieldKind::Int,
+       .help = "order 5, kind magic: only the squares with this centre value (1..25)"},
+      {.field = "first_row", .flags = "--first-row", .kind = FieldKind::IntList,
+       .help = "order 5, kind semi: count every square whose first row is these 5 numbers in this order "
+               "(no symmetry; e.g. 1,2,13,24,25)"},
+      {.field = "first_column", .flags = "--first-column", .kind = FieldKind::IntList,
+       .help = "with --first-row: and whose first column is these, starting with the row's first number",
+       .needs = "--first-row"},
+  };
+  c.footer =
+      "What finishes, on two cores here (counts up to rotation and reflection):\n"
+      "  order 3 and 4: every kind, in under a second\n"
+      "  order 5: magic about 50 s, semi about 15 s, pandiagonal about 3 s, associative under a second;\n"
+      "  order 8: most-perfect only, under a second (368,640 squares)\n"
+      "  order 5 with --all-orientations: associative (1 s); magic, semi and pandiagonal would take hours\n"
+      "    to days and are refused whole: give --limit N or --shard i/m to run a part";
+  c.text = SolutionText::Grid;
+  return c;
+}
+
 }  // namespace magic

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/error.hpp"
+#include "magic/family_command.hpp"
 #include "magic/core/problem.hpp"
 #include "magic/instances.hpp"
 #include "square/square5.hpp"
@@ -240,6 +241,7 @@ struct SquareFamily {
   static constexpr const char* kName = "square";
   static constexpr Picture kPicture = Picture::Grid;
   static std::string levels_help() { return kSquareLevels; }
+  static FamilyCommand command();  // square.cpp
   static const char* field_values(const std::string& field) { return field == "kind" ? kSquareKindNames : nullptr; }
   static bool is_field_value(const std::string& field, const std::string& v) {
     return field == "kind" && parse_square_kind(v).has_value();

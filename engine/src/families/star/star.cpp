@@ -157,14 +157,50 @@ StarSpec star_spec_from_json(const nlohmann::json& j) {
     if (j.contains("sum") && !j.at("sum").is_null()) s.sum = spec_int(j.at("sum"), "star sum");
     s.symmetry_breaking = j.value("symmetry_breaking", true);
     const std::string solver = j.value("solver", std::string("auto"));
-    bool known = false;
-    for (StarSolver v : {StarSolver::Auto, StarSolver::Chain, StarSolver::PartialSums, StarSolver::KeptLines})
-      if (solver == to_string(v)) s.solver = v, known = true;
-    if (!known) throw SpecError("star: unknown solver '" + solver + "'");
+    const std::optional<StarSolver> parsed = parse_star_solver(solver);
+    if (!parsed) throw SpecError("star: unknown solver '" + solver + "' (use " + kStarSolverNames + ")");
+    s.solver = *parsed;
   } catch (const nlohmann::json::exception& e) {
     throw SpecError("malformed star spec " + j.dump() + ": " + e.what());
   }
   return normalize_star(s);
+}
+
+std::optional<StarSolver> parse_star_solver(const std::string& name) {
+  for (StarSolver v : {StarSolver::Auto, StarSolver::Chain, StarSolver::PartialSums, StarSolver::KeptLines})
+    if (name == to_string(v)) return v;
+  return std::nullopt;
+}
+
+// What a level of --split-depth is, for each solver.
+std::string StarFamily::levels_help() {
+  return std::string(kStarChainLevels) + " (kept-lines: " + kStarKeptLevels + "; partial-sums: " + kStarPointLevels +
+         ")";
+}
+
+// The `star` subcommand (magic/family_command.hpp).
+FamilyCommand StarFamily::command() {
+  FamilyCommand c;
+  c.summary = "count magic stars {n/2}: numbers on the 2n points, at least K of the n lines with one sum";
+  c.options = {
+      {.field = "n", .flags = "--n,-n", .kind = FieldKind::Int,
+       .help = "points of the star, 5..24 (5 = pentagram, 6 = hexagram)", .default_value = "5"},
+      {.field = "numbers", .flags = "--numbers", .kind = FieldKind::Text,
+       .help = "numbers to choose from: a range or list such as 1..12 or 1,2,4,5..9 (default 1..2n); "
+               "2n of them are placed"},
+      {.field = "equal_lines", .flags = "--equal-lines,-k", .kind = FieldKind::Int,
+       .help = "at least K lines share the common sum; K > n/2 (default n: a magic star)",
+       .positive_needs = "more than n/2"},
+      {.field = "sum", .flags = "--sum", .kind = FieldKind::Int, .help = "fix the common sum"},
+      {.field = "solver", .flags = "--solver", .kind = FieldKind::Choice,
+       .help = "search: auto (chain for K = n, kept-lines for K < n), chain (all lines equal only), kept-lines "
+               "or partial-sums; all give the same result",
+       .default_value = "auto"},
+      {.field = "symmetry_breaking", .flags = "--all-orientations", .kind = FieldKind::Off,
+       .help = "enumerate all 2n orientations and keep the canonical ones, instead of symmetry breaking"},
+  };
+  c.text = SolutionText::PointsAndSums;
+  return c;
 }
 
 }  // namespace magic

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/core/problem.hpp"
+#include "magic/family_command.hpp"
 #include "magic/instances.hpp"
 #include "star/star_chain.hpp"
 #include "star/star_kept_lines.hpp"
@@ -159,6 +160,12 @@ struct StarFamily {
   static constexpr const char* kName = "star";
   static constexpr const char* kByKey = "by_sum";
   static constexpr Picture kPicture = Picture::Star;
+  static std::string levels_help();
+  static const char* field_values(const std::string& field) { return field == "solver" ? kStarSolverNames : nullptr; }
+  static bool is_field_value(const std::string& field, const std::string& v) {
+    return field == "solver" && parse_star_solver(v).has_value();
+  }
+  static FamilyCommand command();  // star.cpp
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
     return visit_n<kStarMinN>(star_spec_from_json(spec), f);

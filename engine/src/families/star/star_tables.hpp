@@ -74,6 +74,8 @@ struct StarSpec {
   StarSolver solver = StarSolver::Auto;
 };
 const char* to_string(StarSolver s);
+inline constexpr const char* kStarSolverNames = "auto, chain, kept-lines, partial-sums";
+std::optional<StarSolver> parse_star_solver(const std::string& name);  // nullopt: not a solver's name
 
 // "1..12", "1,2,4,5", "1..5,8,10..12".  Throws SpecError.
 std::vector<int> parse_star_numbers(std::string_view text);

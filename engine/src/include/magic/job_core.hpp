@@ -31,6 +31,8 @@ struct JobCore {
   virtual const AnyProblem& problem() const = 0;
   SpecInfo info;
   std::string by_key_name;
+  std::string echo;
+  Picture picture = Picture::Grid;
   std::string no_solution_reason;
   std::uint64_t limit = 0;  // the spec's default (default_limit)
   std::string too_long;          // why the whole search cannot finish here ("": it can)
@@ -52,6 +54,43 @@ std::string family_by_key_name(const nlohmann::json& problem) {
   else if constexpr (requires { Fam::kByKey; }) return Fam::kByKey;
   else return {};
 }
+// The echo: the family's own (a figure names its size, not every point),
+// else "name key=value ...".
+template <class Fam>
+std::string family_echo(const nlohmann::json& problem) {
+  if constexpr (requires { Fam::echo(problem); }) {
+    return Fam::echo(problem);
+  } else {
+    std::string out = Fam::kName;
+    for (auto it = problem.begin(); it != problem.end(); ++it)
+      if (it.key() != "name") out += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+    return out;
+  }
+}
+template <class Fam>
+Picture family_picture() {
+  if constexpr (requires { Fam::kPicture; }) return Fam::kPicture;
+  else return Picture::Grid;
+}
+
+// The family's command line (magic/family_command.hpp): what the family
+// says in Fam::command(), with its name, picture and split levels.
+template <class Fam>
+FamilyCommand family_command() {
+  FamilyCommand c;
+  if constexpr (requires { Fam::command(); }) c = Fam::command();
+  c.name = Fam::kName;
+  c.picture = family_picture<Fam>();
+  if constexpr (requires { Fam::levels_help(); }) c.levels = Fam::levels_help();
+  for (FieldOption& o : c.options) {
+    if (o.kind != FieldKind::Choice) continue;
+    if constexpr (requires { Fam::field_values(o.field); }) o.values = Fam::field_values(o.field);
+    if constexpr (requires { Fam::is_field_value(o.field, o.field); })
+      o.accepts = [field = o.field](const std::string& v) { return Fam::is_field_value(field, v); };
+  }
+  return c;
+}
+
 template <class Fam>
 std::uint64_t family_limit(const nlohmann::json& spec) {
   if constexpr (requires { Fam::default_limit(spec); }) return Fam::default_limit(spec);
@@ -69,6 +108,8 @@ std::unique_ptr<JobCore> job_family(const nlohmann::json& spec) {
   });
   if constexpr (requires { Fam::no_solution_reason(spec); }) job->no_solution_reason = Fam::no_solution_reason(spec);
   job->by_key_name = family_by_key_name<Fam>(job->info.problem);
+  job->echo = family_echo<Fam>(job->info.problem);
+  job->picture = family_picture<Fam>();
   job->limit = family_limit<Fam>(spec);
   if constexpr (requires { Fam::too_long(spec); }) job->too_long = Fam::too_long(spec);
   return job;

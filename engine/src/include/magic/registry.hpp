@@ -12,6 +12,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -80,6 +81,13 @@ auto visit_problem(const nlohmann::json& spec, F&& f) {
 }
 
 namespace detail {
+// The command lines of the families Fams (family_commands: Families).
+template <class Fams>
+std::vector<FamilyCommand> family_commands() {
+  return std::apply([](auto... fam) { return std::vector<FamilyCommand>{family_command<decltype(fam)>()...}; },
+                    Fams{});
+}
+
 // The Job of a spec, from the families Fams (Job::make: Families): the
 // spec is visited once, here.
 template <class Fams>
