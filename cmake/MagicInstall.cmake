@@ -35,7 +35,11 @@ install(TARGETS ${MAGIC_BASELINE_TARGETS} RUNTIME DESTINATION ${CMAKE_INSTALL_LI
 install(TARGETS magic_base magic_engine EXPORT magicount-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 foreach(h ${MAGIC_FACE_HEADERS})
   get_filename_component(dir ${h} DIRECTORY)
-  install(FILES ${PROJECT_SOURCE_DIR}/engine/include/magic/${h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/magic/${dir})
+  set(from ${PROJECT_SOURCE_DIR}/engine/include/magic/${h})
+  if(NOT EXISTS ${from})
+    set(from ${PROJECT_SOURCE_DIR}/engine/base/include/magic/${h})  # magic_base's
+  endif()
+  install(FILES ${from} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/magic/${dir})
 endforeach()
 set(MAGIC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/magicount)
 install(EXPORT magicount-targets NAMESPACE magicount:: DESTINATION ${MAGIC_CMAKE_DIR})

@@ -6,10 +6,9 @@
 #include <utility>
 #include <vector>
 
-namespace magic {
+#include "magic/star_labels.hpp"  // the sizes, and the labels of the points and lines
 
-inline constexpr int kStarMinN = 5;
-inline constexpr int kStarMaxN = 24;
+namespace magic {
 // The largest n this build compiles: 24, or 16 or 12 with
 // -DMAGIC_STAR_MAX_N (the sanitizer builds: none of their tests searches a
 // larger star, and the large sizes are most of the star's build).
@@ -27,18 +26,6 @@ inline constexpr const char* kStarKeptLevels =
     "a level is one choice: the set of equal lines and the sum, then one point (the points it forces follow); "
     "with all lines equal, the chain's levels";
 
-// ---- labelling table ------------------------------------------------------
-
-inline constexpr std::array<int, 10> kPentagramLabel = {0, 1, 8, 9, 4,   // V0..V4
-                                                        2, 5, 7, 6, 3};  // I0..I4
-
-// Internal point: V(i) = i, I(j) = n + j.  Returns the user-visible label.
-constexpr int star_label(int n, int point) { return n == 5 ? kPentagramLabel[point] : point; }
-
-// Line i, points in order along the line, as internal points.
-constexpr std::array<int, 4> star_line_points(int n, int i) {
-  return {i, n + i, n + (i + 1) % n, (i + 2) % n};
-}
 
 struct StarGeometry {
   int n = 0;

@@ -10,7 +10,7 @@
 
 #include "magic/core/error.hpp"
 #include "magic/io.hpp"
-#include "magic/star_geometry.hpp"
+#include "magic/star_labels.hpp"
 
 namespace magic {
 namespace {
