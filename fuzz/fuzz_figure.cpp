@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (f.n_points() < 1 || f.n_points() > magic::kFigureMaxPoints || f.n_lines() < 1 ||
         f.n_lines() > magic::kFigureMaxLines || f.numbers.size() < static_cast<std::size_t>(f.n_points()))
       std::abort();
-    const magic::FigureProblem p(f);
+    const magic::FigureProblem p = magic::figure_problem(f);
     if (p.group_order() == 0) std::abort();
   } catch (const magic::Error&) {
   }

@@ -28,7 +28,7 @@ void BM_Chain(benchmark::State& state) {
 }
 
 void figure_bench(benchmark::State& state, const std::string& builtin, bool compiled = true) {
-  const magic::FigureProblem p(magic::figure_spec_from_json(figure(builtin)), true, compiled);
+  const magic::FigureProblem p = magic::figure_problem(magic::figure_spec_from_json(figure(builtin)), true, compiled);
   const std::uint64_t want = perf::known_unique(figure(builtin));
   for (auto _ : state)
     if (perf::kernel(p) != want) state.SkipWithError("wrong count");

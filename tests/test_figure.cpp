@@ -250,8 +250,8 @@ TEST(FigureAlgebra, SingleLinesAloneCountTheSame) {
   };
   for (const auto& spec : specs) {
     const magic::RunOptions ro{.threads = 2};
-    const auto with = magic::run(magic::FigureProblem(magic::figure_spec_from_json(spec), true), ro);
-    const auto without = magic::run(magic::FigureProblem(magic::figure_spec_from_json(spec), false), ro);
+    const auto with = magic::run(magic::figure_problem(magic::figure_spec_from_json(spec), true), ro);
+    const auto without = magic::run(magic::figure_problem(magic::figure_spec_from_json(spec), false), ro);
     EXPECT_GT(with.unique, 0u) << spec.dump();
     EXPECT_EQ(with.unique, without.unique) << spec.dump();
     EXPECT_EQ(with.total, without.total) << spec.dump();
@@ -382,7 +382,7 @@ TEST(Figure, RandomFiguresEqualBruteForce) {
     EXPECT_EQ(run.result.unique, b.unique) << spec.dump();
     EXPECT_EQ(run.result.total, b.total) << spec.dump();
     EXPECT_EQ(run.result.by_key, b.by_sum) << spec.dump();
-    const auto single = magic::run(magic::FigureProblem(f, false), {.threads = 2});
+    const auto single = magic::run(magic::figure_problem(f, false), {.threads = 2});
     EXPECT_EQ(single.unique, b.unique) << spec.dump() << " (single lines)";
     EXPECT_EQ(single.digest, run.result.digest) << spec.dump() << " (single lines)";
     found += b.unique;
@@ -528,7 +528,8 @@ TEST(FigureCompiled, PlansAreCurrent) {
       << "the search's plans have changed: run scripts/figure-plans.sh and build again";
   // A figure with several plans (four of the pentagram's five lines equal)
   // has no one plan to compile.
-  const magic::FigureProblem four(magic::figure_spec_from_json({{"builtin", "pentagram"}, {"equal_lines", 4}}));
+  const magic::FigureProblem four =
+      magic::figure_problem(magic::figure_spec_from_json({{"builtin", "pentagram"}, {"equal_lines", 4}}));
   try {
     (void)magic::FigureCompiler::source(four, "T");
     ADD_FAILURE() << "compiled a figure with several plans";
@@ -544,7 +545,8 @@ TEST(FigureCompiled, SearchesNodeForNodeAsTheGeneralSearch) {
   SKIP_WITHOUT_COMPILED_PLANS();
   std::uint64_t found = 0;
   for (const magic::FigureCompiled* c : magic::FigureCompiler::all()) {
-    const magic::FigureProblem compiled(builtin(c->name)), general(builtin(c->name), true, false);
+    const magic::FigureProblem compiled = magic::figure_problem(builtin(c->name)),
+                               general = magic::figure_problem(builtin(c->name), true, false);
     ASSERT_STREQ(compiled.compiled_plan(), c->name);
     ASSERT_EQ(general.compiled_plan(), nullptr);
     std::vector<magic::FigureState> tasks;
@@ -574,11 +576,11 @@ TEST(FigureCompiled, SearchesNodeForNodeAsTheGeneralSearch) {
 // compiled figure under other numbers, runs the general search.
 TEST(FigureCompiled, OnlyTheSamePlanRunsCompiled) {
   SKIP_WITHOUT_COMPILED_PLANS();
-  EXPECT_STREQ(magic::FigureProblem(builtin("star-12-2")).compiled_plan(), "star-12-2");
-  EXPECT_EQ(magic::FigureProblem(builtin("star-12-3")).compiled_plan(), nullptr);
-  EXPECT_EQ(magic::FigureProblem(builtin("star-12-2"), false).compiled_plan(), nullptr);
+  EXPECT_STREQ(magic::figure_problem(builtin("star-12-2")).compiled_plan(), "star-12-2");
+  EXPECT_EQ(magic::figure_problem(builtin("star-12-3")).compiled_plan(), nullptr);
+  EXPECT_EQ(magic::figure_problem(builtin("star-12-2"), false).compiled_plan(), nullptr);
   const auto shifted = magic::figure_spec_from_json({{"builtin", "star-12-2"}, {"numbers", "2..25"}});
-  EXPECT_EQ(magic::FigureProblem(shifted).compiled_plan(), nullptr);
+  EXPECT_EQ(magic::figure_problem(shifted).compiled_plan(), nullptr);
 }
 
 }  // namespace

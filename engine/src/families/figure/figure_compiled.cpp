@@ -56,8 +56,6 @@ const FigureCompiled* FigureCompiler::find(const FigureProblem& p) {
   return nullptr;
 }
 
-template <>
-void FigureProblem::walk_compiled(State& s, FigureRunnerMode& m) const { compiled_->walk(*this, s, m); }
 
 const char* FigureProblem::compiled_plan() const { return compiled_ ? compiled_->name : nullptr; }
 
@@ -141,7 +139,7 @@ std::string FigureCompiler::file(const std::vector<std::string>& names) {
   for (const std::string& name : names) {
     std::string type = "Compiled_" + name;
     std::replace(type.begin(), type.end(), '-', '_');
-    const FigureProblem p(figure_spec_from_json(nlohmann::json{{"builtin", name}}), true, false);
+    const FigureProblem p(figure_spec_from_json(nlohmann::json{{"builtin", name}}), true);
     out += '\n';
     out += source(p, type);
     list += " X(" + type + ", \"" + name + "\")";

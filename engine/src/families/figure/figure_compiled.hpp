@@ -1,7 +1,7 @@
 #pragma once
 // Compiled plans: a figure's search with its plan folded into the code.
 //
-// The general search (figure.hpp) reads its plan from tables at every node:
+// The general search (figure_problem.hpp) reads its plan from tables at every node:
 // which lines a place is on, which checks it makes, a formula's terms.  A
 // compiled plan is the same plan written out as a C++ constant
 // (figure_compiled_plans.inc), and the same search code instantiated on it,
@@ -18,19 +18,15 @@
 #include <string>
 #include <vector>
 
-#include "figure/figure.hpp"
+#include "figure/figure_problem.hpp"
 
 namespace magic {
-
-struct FigureCompiled {
-  const char* name;  // the figure it was written from
-  bool (*matches)(const FigureProblem::Plan&);
-  void (*walk)(const FigureProblem&, FigureState&, FigureRunnerMode&);
-};
 
 struct FigureCompiler {
   // The compiled plan that equals the figure's one plan, or null.
   static const FigureCompiled* find(const FigureProblem& p);
+  // Gives the figure that compiled plan, if there is one (the family does, figure.hpp).
+  static void attach(FigureProblem& p) { p.compiled_ = find(p); }
   // Every compiled plan of this build.
   static std::vector<const FigureCompiled*> all();
   // The figure's plan as C++: a type `type` of compiled plan.  Throws
