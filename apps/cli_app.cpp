@@ -52,6 +52,18 @@ int run_action(const cli::Action& action, std::string& why) {
   }
 }
 
+// The family a search names first (`magicount star ...`): only its
+// subcommand is built then.  Each has some thirty options, and building
+// them all was a third of the instructions of a small completion's whole
+// process (perf/results/complete.md).  Anything else (--help, a typo, the
+// other subcommands) builds them all.
+const magic::FamilyCommand* named_family(int argc, char** argv, const cli::Catalog& catalog) {
+  if (argc < 2) return nullptr;
+  for (const magic::FamilyCommand& f : catalog.families)
+    if (f.name == argv[1]) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 int cli::run_command(int argc, char** argv, const Catalog& catalog, std::string& why) {
@@ -70,11 +82,15 @@ int cli::run_command(int argc, char** argv, const Catalog& catalog, std::string&
     codes += (codes.empty() ? "Exit codes: " : "; ") + std::string(e.codes) + " " + e.meaning;
   app.footer(codes + ".");
   cli::Action action;
-  for (const magic::FamilyCommand& family : catalog.families) cli::add_family(app, action, family, catalog);
-  auto commands = cli::command_registry();
-  std::stable_sort(commands.begin(), commands.end(),
-                   [](const cli::Command& a, const cli::Command& b) { return a.order < b.order; });
-  for (const cli::Command& c : commands) c.add(app, action);
+  if (const magic::FamilyCommand* family = named_family(argc, argv, catalog)) {
+    cli::add_family(app, action, *family, catalog);
+  } else {
+    for (const magic::FamilyCommand& f : catalog.families) cli::add_family(app, action, f, catalog);
+    auto commands = cli::command_registry();
+    std::stable_sort(commands.begin(), commands.end(),
+                     [](const cli::Command& a, const cli::Command& b) { return a.order < b.order; });
+    for (const cli::Command& c : commands) c.add(app, action);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -113,7 +113,7 @@ inline constexpr OptionRow kOptions[] = {
      "a task that has searched this many nodes hands its untried branches to idle workers "
      "(results do not depend on it)"},
     {"adaptive", "--no-adaptive", OptionType::Flag, 0, 0, 0,
-     "keep every task whole: no splitting of big tasks at run time (adaptive=False)"},
+     "keep every task whole: no splitting of big tasks at run time"},
     {"limit", "--limit", OptionType::Whole, 0, kNoBound, 0, "stop after this many unique solutions (0 = exhaustive)"},
     {"shard", "--shard", OptionType::Text, 0, 0, 0, "run only tasks i, i+m, i+2m, ... given as i/m (m < 2^32)"},
     {"checkpoint", "--checkpoint", OptionType::Text, 0, 0, 0,
