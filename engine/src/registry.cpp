@@ -50,39 +50,6 @@ std::uint64_t default_limit(const nlohmann::json& spec) {
 }
 
 namespace {
-// f(family) for the family named `name`; SpecError when there is none.
-template <class F>
-void with_named_family(const std::string& name, F&& f) {
-  if (!with_family(name, f)) throw unknown_problem(name);
-}
-}  // namespace
-
-std::string split_levels(const std::string& family) {
-  std::string out;
-  with_named_family(family, [&](auto fam) {
-    if constexpr (requires { decltype(fam)::levels_help(); }) out = decltype(fam)::levels_help();
-  });
-  return out;
-}
-
-std::string field_values(const std::string& family, const std::string& field) {
-  const char* out = nullptr;
-  with_named_family(family, [&](auto fam) {
-    if constexpr (requires { decltype(fam)::field_values(field); }) out = decltype(fam)::field_values(field);
-  });
-  return out ? out : "";
-}
-
-bool is_field_value(const std::string& family, const std::string& field, const std::string& value) {
-  bool out = false;
-  with_named_family(family, [&](auto fam) {
-    if constexpr (requires { decltype(fam)::is_field_value(field, value); })
-      out = decltype(fam)::is_field_value(field, value);
-  });
-  return out;
-}
-
-namespace {
 nlohmann::json fields_of(const SpecInfo& info, const RunResult& r, const std::string& by_key) {
   nlohmann::json out{{"counts", counts_json(r, by_key)},
                      {"exhaustive", r.exhaustive},

@@ -39,14 +39,6 @@ std::uint64_t default_limit(const nlohmann::json& spec);
 // unless its spec says "budget" (0: no bound).
 std::uint64_t default_complete_budget(int order);
 
-// For a command line, by family name ("square"): what one level of
-// --split-depth is; the values a spec field takes, as one line
-// ("magic|semi|..."; "" for a field without a fixed set); whether `value`
-// is one of them.  SpecError for an unknown family.
-std::string split_levels(const std::string& family);
-std::string field_values(const std::string& family, const std::string& field);
-bool is_field_value(const std::string& family, const std::string& field, const std::string& value);
-
 // What a spec names, without running it: the problem's own description and
 // the fields its result file adds (an object, maybe empty).  Like run_spec,
 // compiled in the library, so a caller instantiates no problem type.
