@@ -169,6 +169,11 @@ struct Output {
   const std::string& path;
 };
 
+// The files a run may write, by their flags.
+std::vector<Output> outputs_of(const Common& c) {
+  return {{"--json", c.json}, {"--solutions-file", c.solutions_file}, {"--svg", c.svg}, {"--checkpoint", c.checkpoint}};
+}
+
 }  // namespace
 
 static bool stdout_open_for_writing() {
@@ -181,6 +186,10 @@ void check_not_input(const char* flag, const std::string& output, const std::str
   if (magic::same_file(output, input))
     throw UsageError(std::string(flag) + " " + output + " is the input " + input +
                      "; it would be replaced: write the result to another file");
+}
+
+void check_not_input(const Common& c, const std::string& input) {
+  for (const Output& o : outputs_of(c)) check_not_input(o.flag, o.path, input);
 }
 
 // "-", or a path that is this process's stdout under another name
@@ -204,8 +213,7 @@ void check_outputs(const Common& c) {
     if (names_stdout(c.checkpoint)) throw UsageError("--checkpoint needs a file, not stdout");
     if (c.limit) throw UsageError("--checkpoint cannot be combined with --limit (a stopped search is not a set of whole tasks)");
   }
-  const std::vector<Output> outs{
-      {"--json", c.json}, {"--solutions-file", c.solutions_file}, {"--svg", c.svg}, {"--checkpoint", c.checkpoint}};
+  const std::vector<Output> outs = outputs_of(c);
   const Output* on_stdout = nullptr;
   for (std::size_t a = 0; a < outs.size(); ++a) {
     if (outs[a].path.empty()) continue;

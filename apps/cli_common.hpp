@@ -129,6 +129,8 @@ bool live_progress();
 // UsageError if writing `output` (given with `flag`) would replace the input
 // file `input` (the same path, a link to it, or a hard link).
 void check_not_input(const char* flag, const std::string& output, const std::string& input);
+// The same for every file the run writes (--json, --solutions-file, --svg, --checkpoint).
+void check_not_input(const Common& c, const std::string& input);
 void check_writable(const std::string& path);  // UsageError if its directory is missing
 void write_svg(const std::string& path, magic::Picture picture, const nlohmann::json& problem,
                const std::vector<nlohmann::json>& sols);

@@ -62,10 +62,7 @@ int run(const CompleteArgs& a, const CLI::App& sub, const FamilyCli& cli) {
   if (a.budget && !restarts)
     throw UsageError("--budget bounds the search for the first completions; --count and --all search the whole tree");
 
-  for (const auto& [flag, out] : {std::pair<const char*, const std::string&>{"--json", c.json},
-                                  {"--solutions-file", c.solutions_file}, {"--svg", c.svg},
-                                  {"--checkpoint", c.checkpoint}})
-    check_not_input(flag, out, a.input);
+  check_not_input(c, a.input);
   const std::string grid = cluster::shared_input([&] { return read_input(a.input); });
   spec["grid"] = grid;
   spec["mode"] = restarts ? "first" : "count";

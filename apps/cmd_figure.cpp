@@ -54,12 +54,7 @@ int run(const FigureArgs& a, const FamilyCli& cli) {
     throw UsageError(builtin ? "give a figure FILE or --builtin NAME, not both"
                              : "give a figure FILE ('-' = stdin) or --builtin NAME (see --list)");
   const Common& c = cli.common();
-  if (!a.input.empty() && a.input != "-")
-    for (const auto& [flag, out] : {std::pair<const char*, const std::string&>{"--json", c.json},
-                                    {"--solutions-file", c.solutions_file},
-                                    {"--svg", c.svg},
-                                    {"--checkpoint", c.checkpoint}})
-      check_not_input(flag, out, a.input);
+  check_not_input(c, a.input);
   if (!builtin) spec["figure"] = read_figure(a.input);
   if (a.show) return show(cli, spec);
   return cli.execute(spec, c, cli.printer());

@@ -25,7 +25,7 @@ std::string by_key_name(const nlohmann::json& problem) {
 
 Picture picture_of(const std::string& problem_name) {
   Picture p{};
-  if (!with_family(problem_name, [&](auto fam) { p = decltype(fam)::kPicture; }))
+  if (!with_family(problem_name, [&](auto fam) { p = detail::family_picture<decltype(fam)>(); }))
     throw SpecError("no picture for problem '" + problem_name + "'");
   return p;
 }
