@@ -732,6 +732,28 @@ TEST(Planner, TaskStreamIsBoundedAndInOrder) {
   EXPECT_LE(stream.peak_states(), 300u);
 }
 
+// A list that fits in one chunk is walked on the caller's thread: the same
+// tasks in the same order, in one chunk; told too few tasks, it still hands
+// out the whole list (held at once, in chunks).
+TEST(Planner, AOneChunkStreamIsWalkedInline) {
+  const SubsetSum p{12, 4, 30};
+  const int depth = 3;
+  const auto all = magic::plan_tasks(p, depth);
+  ASSERT_GT(all.size(), 1u);
+  const magic::Erased<SubsetSum> erased(p);
+  const std::size_t whole = all.size(), third = (all.size() + 2) / 3;
+  for (const auto& [chunk_size, told] : {std::pair{whole, std::uint64_t{whole}}, std::pair{third, std::uint64_t{1}}}) {
+    magic::TaskStream stream(erased, depth, chunk_size, told);
+    magic::TaskChunk chunk;
+    std::uint64_t next = 0;
+    while (stream.next(chunk)) {
+      ASSERT_EQ(chunk.first, next);
+      for (std::size_t i = 0; i < chunk.size(); ++i) EXPECT_EQ(chunk.get<SubsetSum::State>(i).set, all[next++].set);
+    }
+    EXPECT_EQ(next, whole) << chunk_size;
+  }
+}
+
 TEST(Planner, AStreamDroppedEarlyStopsItsProducer) {
   const SubsetSum p{30, 10, 150};
   const magic::Erased<SubsetSum> erased(p);

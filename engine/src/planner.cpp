@@ -28,8 +28,12 @@ int split_depth_for_tasks(const AnyProblem& p, std::uint64_t target) {
   return kMaxSplitDepth;
 }
 
-TaskStream::TaskStream(const AnyProblem& p, int depth, std::size_t chunk)
-    : chunk_(chunk ? chunk : 1), stride_(p.state_size()), producer_([this, &p, depth] { produce(p, depth); }) {}
+TaskStream::TaskStream(const AnyProblem& p, int depth, std::size_t chunk, std::uint64_t tasks)
+    : chunk_(chunk ? chunk : 1), stride_(p.state_size()) {
+  inline_ = tasks <= chunk_;
+  if (inline_) produce(p, depth);
+  else producer_ = std::thread([this, &p, depth] { produce(p, depth); });
+}
 
 TaskStream::~TaskStream() {
   {
@@ -37,7 +41,7 @@ TaskStream::~TaskStream() {
     cancelled_ = true;
   }
   cv_.notify_all();
-  producer_.join();
+  if (producer_.joinable()) producer_.join();
 }
 
 bool TaskStream::next(TaskChunk& out) {
@@ -79,7 +83,7 @@ void TaskStream::produce(const AnyProblem& p, int depth) {
 
 void TaskStream::hand_over(TaskChunk& cur) {
   std::unique_lock lk(mu_);
-  cv_.wait(lk, [&] { return ready_.size() < kReadyChunks || cancelled_; });
+  cv_.wait(lk, [&] { return inline_ || ready_.size() < kReadyChunks || cancelled_; });
   if (cancelled_) throw Cancelled{};
   const std::uint64_t next_first = cur.first + cur.size();
   ready_.push_back(std::move(cur));

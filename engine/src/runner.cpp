@@ -209,7 +209,7 @@ void run_chunk(const TaskTeam& team, const Folding& fold, const TaskChunk& chunk
 // returns how many tasks were planned.
 std::uint64_t run_stream(const TaskTeam& team, const Folding& fold, const RunResult& r, std::size_t task_chunk) {
   std::uint64_t planned = 0;
-  TaskStream stream(team.p, r.split_depth, task_chunk);
+  TaskStream stream(team.p, r.split_depth, task_chunk, r.tasks);
   TaskChunk chunk;
   while (!team.stop.requested() && stream.next(chunk)) {
     run_chunk(team, fold, chunk, r);

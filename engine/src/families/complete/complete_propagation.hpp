@@ -94,11 +94,14 @@ class CompleteGrid {
         if (const int g = cell_groups_[c][i]; g < n_groups_ && bits::pop(group_cells_[g]) == N)
           line_mates_[c] |= group_cells_[g];
     for (int c = 0; c < kCells; ++c) line_mates_[c] &= ~bits::one<Mask>(c);
-    for (int v = 0; v < kCells; ++v)
-      for (int w = 0; w < kCells; ++w)
-        if (v / N == w / N || v % N == w % N) shares_digit_[v] |= bits::one<Mask>(w);
-    digit_hint_ = !spec.exhaustive && spec.kind == SquareKind::Pandiagonal && N % 2 == 1 && N % 3 != 0 &&
-                  digits_fit_givens();
+    // The digit table (N^4 pairs) only where the hint can hold: a small
+    // completion's start paid 6,561 pairs for nothing at order 9.
+    if (!spec.exhaustive && spec.kind == SquareKind::Pandiagonal && N % 2 == 1 && N % 3 != 0) {
+      for (int v = 0; v < kCells; ++v)
+        for (int w = 0; w < kCells; ++w)
+          if (v / N == w / N || v % N == w % N) shares_digit_[v] |= bits::one<Mask>(w);
+      digit_hint_ = digits_fit_givens();
+    }
   }
 
  protected:
@@ -157,22 +160,27 @@ class CompleteGrid {
       smax += highest(m);
       uni |= m;
     }
-    if (smin > rest || smax < rest || bits::pop(uni) < k) return false;
+    if (smin > rest || smax < rest) return false;
+    // The k-1 smallest and largest values of the union; fewer than k values
+    // in all is a dead end (counted by dropping, not by a popcount).
     int ulow = 0, uhigh = 0;
     Mask a = uni, b = uni;
     for (int j = 1; j < k; ++j) {
+      if (!bits::any(a)) return false;
       ulow += lowest(a);
       uhigh += highest(b);
       a = bits::drop_low(a);
       b = bits::drop_high(b);
     }
+    if (!bits::any(a)) return false;
     for (Mask e = cells; bits::any(e); e = bits::drop_low(e)) {
       const int c = bits::low(e);
       const Mask old = cand[c];
       const int others_min = std::max(smin - lowest(old), ulow);
       const int others_max = std::min(smax - highest(old), uhigh);
-      const Mask m = old & window(rest - others_max, rest - others_min);
-      if (m == old) continue;
+      const int lo = rest - others_max, hi = rest - others_min;
+      if (lo <= lowest(old) && highest(old) <= hi) continue;  // nothing to cut (no window built)
+      const Mask m = old & window(lo, hi);
       if (!bits::any(m)) return false;
       smin += lowest(m) - lowest(old);
       smax += highest(m) - highest(old);
@@ -193,10 +201,7 @@ class CompleteGrid {
         if (rest % 2 == 0 && rest >= 2 && rest / 2 <= kCells) ok &= ~bits::one<Mask>(rest / 2 - 1);  // z != v
       } else {
         const int j = i == 0 ? 1 : 0, l = i == 2 ? 1 : 2;
-        for (Mask f = cand[c[j]]; bits::any(f); f = bits::drop_low(f)) {  // v = rest - y - z, z != y
-          const int y = bits::low(f) + 1;
-          ok |= bits::shifted(rev[l] & ~bits::one<Mask>(kWidth - y), rest - y - kWidth - 1);
-        }
+        ok = supported_by_two(cand[c[i]], rev[j], rev[l], rest);
       }
       const Mask keep = cand[c[i]] & ok;
       if (!bits::any(keep)) return false;
@@ -206,6 +211,22 @@ class CompleteGrid {
       }
     }
     return true;
+  }
+
+  // The values v of `want` with v + y + z = rest for some y, z of the two
+  // other blanks (mirrored: bit kWidth - y), y != z.  y runs over ry; its
+  // bit there is the one z = y takes in rz.  It stops once all of `want`
+  // has support.
+  static Mask supported_by_two(const Mask& want, const Mask& ry, const Mask& rz, int rest) {
+    Mask ok{};
+    for (Mask f = ry; bits::any(f);) {
+      const Mask rest_of_f = bits::drop_low(f);
+      const Mask y_bit = f & ~rest_of_f;
+      ok |= bits::shifted(rz & ~y_bit, rest + bits::low(f) - 2 * kWidth - 1);
+      if (!bits::any(want & ~ok)) break;
+      f = rest_of_f;
+    }
+    return ok;
   }
 
   // Propagates to a fixed point; on Branch, `cell` and `cands` say where.

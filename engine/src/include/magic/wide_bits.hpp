@@ -54,7 +54,18 @@ inline constexpr int kWidth<Bits<W>> = 64 * W;
 
 // ---- std::uint64_t ---------------------------------------------------------
 inline bool any(std::uint64_t m) { return m != 0; }
-inline int pop(std::uint64_t m) { return std::popcount(m); }
+// Without -mpopcnt, std::popcount is a call into libgcc's table walk; the
+// SWAR count inline is a dozen instructions (perf/results/complete.md).
+[[gnu::always_inline]] inline int pop(std::uint64_t m) {
+#ifdef __POPCNT__
+  return std::popcount(m);
+#else
+  m -= m >> 1 & 0x5555555555555555ull;
+  m = (m & 0x3333333333333333ull) + (m >> 2 & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>(m * 0x0101010101010101ull >> 56);
+#endif
+}
 inline int low(std::uint64_t m) { return std::countr_zero(m); }        // m != 0
 inline int high(std::uint64_t m) { return 63 - std::countl_zero(m); }  // m != 0
 inline std::uint64_t drop_low(std::uint64_t m) { return m & (m - 1); }
@@ -66,7 +77,7 @@ inline std::uint64_t shifted(std::uint64_t m, int s) {
   if (s >= 64 || s <= -64) return 0;
   return s >= 0 ? m << s : m >> -s;
 }
-inline std::uint64_t reversed(std::uint64_t x) {
+[[gnu::always_inline]] inline std::uint64_t reversed(std::uint64_t x) {
   x = __builtin_bswap64(x);
   x = (x >> 4 & 0x0F0F0F0F0F0F0F0Full) | (x & 0x0F0F0F0F0F0F0F0Full) << 4;
   x = (x >> 2 & 0x3333333333333333ull) | (x & 0x3333333333333333ull) << 2;
@@ -77,7 +88,7 @@ inline std::uint64_t reversed(std::uint64_t x) {
 inline std::uint64_t low_word(U128 m) { return static_cast<std::uint64_t>(m); }
 inline std::uint64_t high_word(U128 m) { return static_cast<std::uint64_t>(m >> 64); }
 inline bool any(U128 m) { return m != 0; }
-inline int pop(U128 m) { return std::popcount(low_word(m)) + std::popcount(high_word(m)); }
+[[gnu::always_inline]] inline int pop(U128 m) { return pop(low_word(m)) + pop(high_word(m)); }
 inline int low(U128 m) {  // m != 0
   return low_word(m) ? std::countr_zero(low_word(m)) : 64 + std::countr_zero(high_word(m));
 }
@@ -92,7 +103,7 @@ inline U128 shifted(U128 m, int s) {
   if (s >= 128 || s <= -128) return 0;
   return s >= 0 ? m << s : m >> -s;
 }
-inline U128 reversed(U128 m) { return U128{reversed(low_word(m))} << 64 | reversed(high_word(m)); }
+[[gnu::always_inline]] inline U128 reversed(U128 m) { return U128{reversed(low_word(m))} << 64 | reversed(high_word(m)); }
 
 // ---- Bits<W> ---------------------------------------------------------------
 template <int W>
@@ -104,7 +115,7 @@ bool any(const Bits<W>& m) {
 template <int W>
 int pop(const Bits<W>& m) {
   int n = 0;
-  for (auto x : m.w) n += std::popcount(x);
+  for (auto x : m.w) n += pop(x);
   return n;
 }
 template <int W>

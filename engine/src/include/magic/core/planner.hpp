@@ -79,12 +79,16 @@ struct TaskChunk {
 // cut() is one recursive walk that cannot be paused, so it runs on a
 // producer thread that fills the next chunk while the current one runs,
 // and waits when two are ready.  Destroying the stream early (a stop, an
-// error) unwinds the walk and joins the thread.
+// error) unwinds the walk and joins the thread.  A list known to fit in
+// one chunk (`tasks`, from count_tasks) is walked on the caller's thread:
+// a small first completion would otherwise wait about 0.5 ms for a thread
+// to start (perf/results/complete.md).
 class TaskStream {
  public:
   static constexpr std::size_t kReadyChunks = 2;
+  static constexpr std::uint64_t kUnknownTasks = ~std::uint64_t{0};
 
-  TaskStream(const AnyProblem& p, int depth, std::size_t chunk);
+  TaskStream(const AnyProblem& p, int depth, std::size_t chunk, std::uint64_t tasks = kUnknownTasks);
   ~TaskStream();
   TaskStream(const TaskStream&) = delete;
   TaskStream& operator=(const TaskStream&) = delete;
@@ -108,7 +112,8 @@ class TaskStream {
   bool cancelled_ = false;
   std::exception_ptr failure_;
   std::size_t peak_ = 0;
-  std::thread producer_;  // last: starts once every member above exists
+  bool inline_ = false;  // walked in the constructor: hand_over never waits
+  std::thread producer_;  // last: starts once every member above exists (unless walked inline)
 };
 
 struct TaskSelection {
