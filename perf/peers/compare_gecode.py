@@ -6,10 +6,12 @@ tool's outcome (found / none / undecided or timeout), the process's wall
 time and the search's own time (as each tool reports it: without the
 process's start, which is a few ms for either), and both ratios where both
 finished.  Every completion printed is checked here, from
-the definitions (gen_battery's is_square) and the givens.
+the definitions (gen_battery's is_square) and the givens.  With --repeat R
+each grid runs R times, the two tools in turn, and the times are medians
+(a grid of a few ms moves by 2x between single runs).
 
     python3 perf/peers/compare_gecode.py build/bin/magicount build/bin/peer-gecode-square \\
-        perf/puzzles/gecode9/*.txt [--kind magic] [--timeout 60] [--threads 2]
+        perf/puzzles/gecode9/*.txt [--kind magic] [--timeout 60] [--threads 2] [--repeat 1]
 """
 import argparse
 import json
@@ -68,6 +70,19 @@ def gecode(peer, path, kind, timeout):
     return j["status"], t, j["seconds"], j["grid"] or None
 
 
+def times(r):
+    """A ratio, with two decimals near 1 (where the criterion's line is)."""
+    return ("%.2fx" if r < 2 else "%.1fx") % r
+
+
+def median_run(runs):
+    """The first run's outcome and solution, with the median process and search times."""
+    status, _, _, sol = runs[0]
+    if any(r[0] != status for r in runs):
+        raise SystemExit("the outcome changed between runs: %s" % [r[0] for r in runs])
+    return status, statistics.median(r[1] for r in runs), statistics.median(r[2] for r in runs), sol
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("engine")
@@ -76,16 +91,23 @@ def main():
     ap.add_argument("--kind", default="magic")
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1, help="runs a grid and tool, alternated; times are medians")
     a = ap.parse_args()
+    if a.repeat < 1:
+        ap.error("--repeat must be at least 1")
     print("| grid | givens | magicount | process | search | Gecode | process | search | Gecode / magicount: process | search |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     ratios, search_ratios, ours_t = [], [], []
     for path in a.grids:
         grid = read(path)
         givens = sum(v != 0 for row in grid for v in row)
-        s1, t1, w1, sol1 = ours(a.engine, path, a.kind, a.timeout, a.threads)
-        s2, t2, w2, sol2 = gecode(a.peer, path, a.kind, a.timeout)
-        for sol in (sol1, sol2):
+        runs1, runs2 = [], []
+        for _ in range(a.repeat):
+            runs1.append(ours(a.engine, path, a.kind, a.timeout, a.threads))
+            runs2.append(gecode(a.peer, path, a.kind, a.timeout))
+        s1, t1, w1, sol1 = median_run(runs1)
+        s2, t2, w2, sol2 = median_run(runs2)
+        for s, sol in [(r[0], r[3]) for r in runs1 + runs2]:
             if sol:
                 checked(grid, sol, a.kind)
         ours_t.append(t1)
@@ -93,7 +115,7 @@ def main():
         if s1 in ("found", "none") and s2 in ("found", "none"):
             ratios.append(t2 / t1)
             search_ratios.append(w2 / w1)
-            ratio, search_ratio = "%.1fx" % (t2 / t1), "%.1fx" % (w2 / w1)
+            ratio, search_ratio = times(t2 / t1), times(w2 / w1)
         print("| %s | %d | %s | %.3f s | %.4f s | %s | %.3f s | %.4f s | %s | %s |"
               % (os.path.basename(path), givens, s1, t1, w1, s2, t2, w2, ratio, search_ratio))
     print()
