@@ -81,8 +81,8 @@ struct TaskChunk {
 // and waits when two are ready.  Destroying the stream early (a stop, an
 // error) unwinds the walk and joins the thread.  A list known to fit in
 // one chunk (`tasks`, from count_tasks) is walked on the caller's thread:
-// a small first completion would otherwise wait about 0.5 ms for a thread
-// to start (perf/results/complete.md).
+// a first completion of a few ms (one task) otherwise waited for a thread
+// to start (perf/results/complete.md, filled50_8).
 class TaskStream {
  public:
   static constexpr std::size_t kReadyChunks = 2;
