@@ -76,11 +76,11 @@ def times(r):
 
 
 def median_run(runs):
-    """The first run's outcome and solution, with the median process and search times."""
-    status, _, _, sol = runs[0]
+    """The runs' outcome (the same in each), with the median process and search times."""
+    status = runs[0][0]
     if any(r[0] != status for r in runs):
         raise SystemExit("the outcome changed between runs: %s" % [r[0] for r in runs])
-    return status, statistics.median(r[1] for r in runs), statistics.median(r[2] for r in runs), sol
+    return status, statistics.median(r[1] for r in runs), statistics.median(r[2] for r in runs)
 
 
 def main():
@@ -105,11 +105,11 @@ def main():
         for _ in range(a.repeat):
             runs1.append(ours(a.engine, path, a.kind, a.timeout, a.threads))
             runs2.append(gecode(a.peer, path, a.kind, a.timeout))
-        s1, t1, w1, sol1 = median_run(runs1)
-        s2, t2, w2, sol2 = median_run(runs2)
-        for s, sol in [(r[0], r[3]) for r in runs1 + runs2]:
-            if sol:
-                checked(grid, sol, a.kind)
+        s1, t1, w1 = median_run(runs1)
+        s2, t2, w2 = median_run(runs2)
+        for r in runs1 + runs2:
+            if r[3]:
+                checked(grid, r[3], a.kind)
         ours_t.append(t1)
         ratio = search_ratio = ""
         if s1 in ("found", "none") and s2 in ("found", "none"):
