@@ -344,6 +344,18 @@ void print_numbers(std::ostream& os, const nlohmann::json& solution) {
   os << " ]\n";
 }
 
+void print_labels(std::ostream& os, const nlohmann::json& solution) {
+  const char* sep = "";
+  for (const char* part : {"vertices", "edges"}) {
+    if (!solution.contains(part)) continue;
+    os << sep << part << " [";
+    for (const auto& v : solution.at(part)) os << " " << v.get<int>();
+    os << " ]";
+    sep = "  ";
+  }
+  os << "  sum " << solution.at("sum").get<long long>() << "\n";
+}
+
 void print_summary(std::ostream& os, const std::string& echo, const magic::RunResult& r,
                    const std::string& by_key_name) {
   os << ">> " << echo << "  threads=" << r.threads << " split-depth=" << r.split_depth

@@ -123,6 +123,8 @@ void print_grid(std::ostream& os, const nlohmann::json& rows);  // a square's ro
 void print_points_and_sums(std::ostream& os, const nlohmann::json& solution);
 // A circle's numbers, as the document prints them: "[ 1 3 10 2 5 ]".
 void print_numbers(std::ostream& os, const nlohmann::json& solution);
+// A graph's labelling: "vertices [ 1 5 3 ]  edges [ 6 2 4 ]  sum 12".
+void print_labels(std::ostream& os, const nlohmann::json& solution);
 // The progress line (rewritten in place with \r and an ANSI erase) only
 // on a terminal, and not with NO_COLOR set.
 bool live_progress();

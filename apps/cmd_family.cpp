@@ -102,6 +102,7 @@ Printer FamilyCli::printer() const {
     case magic::SolutionText::Grid: pr.human_solution = print_grid; break;
     case magic::SolutionText::PointsAndSums: pr.human_solution = print_points_and_sums; break;
     case magic::SolutionText::Numbers: pr.human_solution = print_numbers; break;
+    case magic::SolutionText::Labels: pr.human_solution = print_labels; break;
   }
   return pr;
 }

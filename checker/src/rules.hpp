@@ -44,6 +44,7 @@ std::unique_ptr<Rules> make_grid_rules(const nlohmann::json& problem);  // squar
 std::unique_ptr<Rules> make_star_rules(const nlohmann::json& problem);
 std::unique_ptr<Rules> make_circle_rules(const nlohmann::json& problem);
 std::unique_ptr<Rules> make_figure_rules(const nlohmann::json& problem);
+std::unique_ptr<Rules> make_graph_rules(const nlohmann::json& problem);
 
 // ---- shared helpers (rules_common.cpp) -----------------------------------
 

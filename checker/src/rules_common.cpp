@@ -14,7 +14,8 @@ std::unique_ptr<Rules> make_rules(const nlohmann::json& problem) {
   if (name == "star") return make_star_rules(problem);
   if (name == "circle") return make_circle_rules(problem);
   if (name == "figure") return make_figure_rules(problem);
-  throw SpecError("unknown problem '" + name + "' (the checker knows square, star, circle, complete, figure)");
+  if (name == "graph") return make_graph_rules(problem);
+  throw SpecError("unknown problem '" + name + "' (the checker knows square, star, circle, complete, figure, graph)");
 }
 
 namespace {

@@ -13,6 +13,7 @@ MAGIC_JOB_FAMILY_AS(extern, StarFamily)
 MAGIC_JOB_FAMILY_AS(extern, CircleFamily)
 MAGIC_JOB_FAMILY_AS(extern, CompleteFamily)
 MAGIC_JOB_FAMILY_AS(extern, FigureFamily)
+MAGIC_JOB_FAMILY_AS(extern, GraphFamily)
 }  // namespace detail
 
 std::string by_key_name(const nlohmann::json& problem) {

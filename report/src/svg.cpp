@@ -38,9 +38,13 @@ std::string title_of(const nlohmann::json& problem, std::size_t shown, bool solu
   if (problem.contains("figure")) {
     t += ' ';
     t += problem.at("figure").value("name", std::string("?"));
+  } else if (problem.contains("graph")) {
+    t += ' ';
+    t += problem.value("builtin", std::string("(file)"));
   }
   for (auto it = problem.begin(); it != problem.end(); ++it) {
-    if (it.key() == "name" || it.key() == "grid" || it.key() == "figure" || it.key() == "group" || it.key() == "builtin")
+    if (it.key() == "name" || it.key() == "grid" || it.key() == "figure" || it.key() == "group" || it.key() == "builtin" ||
+        it.key() == "graph" || it.key() == "canonical_graph6")
       continue;
     t += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
   }
@@ -84,6 +88,9 @@ void draw_star_panel(std::ostringstream& body, int panel, int panel_size, const 
 // figure_svg.cpp: one figure solution (or, for a null solution, the point names).
 void draw_figure_panel(std::ostringstream& body, int panel, int panel_size, const nlohmann::json& problem,
                        const nlohmann::json& solution);
+// graph_svg.cpp: one labelled graph (or, for a null solution, the vertex names).
+void draw_graph_panel(std::ostringstream& body, int panel, int panel_size, const nlohmann::json& problem,
+                      const nlohmann::json& solution);
 
 std::string render_svg(const nlohmann::json& problem, const std::vector<nlohmann::json>& solutions) {
   return render_svg(picture_of(problem.value("name", "")), problem, solutions);
@@ -97,6 +104,7 @@ std::string render_svg(Picture picture, const nlohmann::json& problem, const std
       case Picture::Circle: draw_circle(cv, s); break;
       case Picture::Star: draw_star_panel(cv.body, cv.panels++, kPanel, problem, s); break;
       case Picture::Figure: draw_figure_panel(cv.body, cv.panels++, kPanel, problem, s); break;
+      case Picture::Graph: draw_graph_panel(cv.body, cv.panels++, kPanel, problem, s); break;
     }
   }
   return cv.finish(title_of(problem, solutions.size(), solutions.size() == 1 && solutions[0].is_null()));

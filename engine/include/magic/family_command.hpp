@@ -49,6 +49,7 @@ enum class SolutionText {
   Grid,           // a square's rows, then a blank line
   PointsAndSums,  // the numbers by point, the common sum, every line's sum
   Numbers,        // "[ 1 3 10 2 5 ]"
+  Labels,         // a graph's: "vertices [...]  edges [...]  sum k"
 };
 
 struct FamilyCommand {

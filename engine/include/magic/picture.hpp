@@ -3,6 +3,6 @@
 
 namespace magic {
 
-enum class Picture { Grid, Star, Circle, Figure };
+enum class Picture { Grid, Star, Circle, Figure, Graph };
 
 }  // namespace magic

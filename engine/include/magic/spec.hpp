@@ -7,6 +7,7 @@
 // (engine/src/include/magic/registry.hpp).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,11 @@ std::uint64_t default_limit(const nlohmann::json& spec);
 // The nodes complete's search for first completions may take, by order,
 // unless its spec says "budget" (0: no bound).
 std::uint64_t default_complete_budget(int order);
+// The graph family's built-in graphs as ("cycle-N", what it is), for
+// `graph --list`, and the figure (docs/figures.md) a graph spec's labelling
+// makes, for `graph --show`.
+std::vector<std::pair<std::string, std::string>> graph_builtin_forms();
+nlohmann::json graph_figure_json(const nlohmann::json& spec);
 
 // What a spec names, without running it: the problem's own description and
 // the fields its result file adds (an object, maybe empty).  Like run_spec,

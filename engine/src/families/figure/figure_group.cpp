@@ -10,6 +10,10 @@
 #include <string>
 
 #include <nauty.h>
+// gtools.h (graph6) declares nauty's thread-local globals with C11's keyword.
+#define _Thread_local thread_local
+#include <gtools.h>
+#undef _Thread_local
 
 #include "magic/core/error.hpp"
 
@@ -40,15 +44,31 @@ PointPerm inverse(const PointPerm& a) {
 
 // nauty reports automorphisms through a plain function pointer, so the
 // collector is reached through a pointer set for the call; nauty's own
-// work areas are static too, hence one call at a time.
+// work areas are static too, hence one call at a time (every call of this
+// program goes through run_nauty).
 std::mutex nauty_mutex;
-std::vector<PointPerm>* nauty_out = nullptr;
-int nauty_points = 0;
-void collect_automorphism(int /*count*/, int* perm, int* /*orbits*/, int /*numorbits*/, int /*stabvertex*/,
-                          int /*n*/) {
-  PointPerm p(static_cast<std::size_t>(nauty_points));
-  for (int q = 0; q < nauty_points; ++q) p[static_cast<std::size_t>(q)] = static_cast<std::uint8_t>(perm[q]);
-  nauty_out->push_back(std::move(p));
+std::vector<std::vector<int>>* nauty_out = nullptr;
+void collect_automorphism(int /*count*/, int* perm, int* /*orbits*/, int /*numorbits*/, int /*stabvertex*/, int n) {
+  nauty_out->emplace_back(perm, perm + n);
+}
+
+// densenauty on g (n vertices, m set words each) with the colour cells
+// lab/ptn: the generators it reports, and with canong the canonical form.
+std::vector<std::vector<int>> run_nauty(std::vector<graph>& g, int m, int n, std::vector<int>& lab, std::vector<int>& ptn,
+                                        graph* canong) {
+  std::vector<int> orbits(static_cast<std::size_t>(n));
+  DEFAULTOPTIONS_GRAPH(options);
+  options.defaultptn = FALSE;
+  options.getcanon = canong ? TRUE : FALSE;
+  options.userautomproc = collect_automorphism;
+  statsblk stats;
+  std::vector<std::vector<int>> out;
+  std::lock_guard lock(nauty_mutex);
+  nauty_check(WORDSIZE, m, n, NAUTYVERSIONID);
+  nauty_out = &out;
+  densenauty(g.data(), lab.data(), ptn.data(), orbits.data(), &options, &stats, m, n, canong);
+  nauty_out = nullptr;
+  return out;
 }
 
 }  // namespace
@@ -77,27 +97,85 @@ std::vector<PointPerm> incidence_automorphisms(int n_points, const std::vector<s
   EMPTYGRAPH(g.data(), m, n);
   for (std::size_t l = 0; l < lines.size(); ++l)
     for (int p : lines[l]) ADDONEEDGE(g.data(), p, n_points + static_cast<int>(l), m);
-  std::vector<int> lab(static_cast<std::size_t>(n)), ptn(static_cast<std::size_t>(n), 1),
-      orbits(static_cast<std::size_t>(n));
+  std::vector<int> lab(static_cast<std::size_t>(n)), ptn(static_cast<std::size_t>(n), 1);
   std::iota(lab.begin(), lab.end(), 0);
   ptn[static_cast<std::size_t>(n_points - 1)] = 0;
   ptn[static_cast<std::size_t>(n - 1)] = 0;
-  DEFAULTOPTIONS_GRAPH(options);
-  options.defaultptn = FALSE;
-  options.getcanon = FALSE;
-  options.userautomproc = collect_automorphism;
-  statsblk stats;
   std::vector<PointPerm> out;
-  std::lock_guard lock(nauty_mutex);
-  nauty_check(WORDSIZE, m, n, NAUTYVERSIONID);
-  nauty_out = &out;
-  nauty_points = n_points;
-  densenauty(g.data(), lab.data(), ptn.data(), orbits.data(), &options, &stats, m, n, nullptr);
-  nauty_out = nullptr;
+  for (const std::vector<int>& g_full : run_nauty(g, m, n, lab, ptn, nullptr))
+    out.emplace_back(g_full.begin(), g_full.begin() + n_points);
   // Lines are distinct sets (the reader refuses a repeated line), so an
   // automorphism that fixes every point fixes every line: the restriction
   // to the points loses nothing.
   std::erase_if(out, is_identity);
+  return out;
+}
+
+GraphSymmetry graph_symmetry(int n, const std::vector<std::pair<int, int>>& edges) {
+  const int m = SETWORDSNEEDED(n);
+  std::vector<graph> g(static_cast<std::size_t>(m) * static_cast<std::size_t>(n)),
+      canong(static_cast<std::size_t>(m) * static_cast<std::size_t>(n));
+  EMPTYGRAPH(g.data(), m, n);
+  for (const auto& [u, v] : edges) ADDONEEDGE(g.data(), u, v, m);
+  std::vector<int> lab(static_cast<std::size_t>(n)), ptn(static_cast<std::size_t>(n), 1);
+  std::iota(lab.begin(), lab.end(), 0);
+  ptn[static_cast<std::size_t>(n - 1)] = 0;
+  GraphSymmetry out;
+  for (std::vector<int>& p : run_nauty(g, m, n, lab, ptn, canong.data())) {
+    bool moves = false;
+    for (int v = 0; v < n; ++v) moves = moves || p[static_cast<std::size_t>(v)] != v;
+    if (moves) out.generators.push_back(std::move(p));
+  }
+  out.canonical_order = lab;  // lab[i]: the vertex at place i of the canonical form
+  return out;
+}
+
+std::string graph6_check(const std::string& s, int max_vertices, int& n) {
+  if (s.empty()) return "an empty graph6 string";
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < BIAS6 || static_cast<unsigned char>(c) > MAXBYTE)
+      return "graph6 uses the characters ? to ~ only, got byte " + std::to_string(static_cast<unsigned char>(c));
+  std::size_t head = 1;
+  long long size = static_cast<unsigned char>(s[0]) - BIAS6;
+  if (s[0] == MAXBYTE) {  // 18 bits in three bytes (or 36 in six after ~~)
+    head = s.size() > 1 && s[1] == MAXBYTE ? 8 : 4;
+    if (s.size() < head) return "the graph6 string ends inside its vertex count";
+    size = 0;
+    for (std::size_t i = head == 8 ? 2 : 1; i < head; ++i) size = size << 6 | (static_cast<unsigned char>(s[i]) - BIAS6);
+  }
+  if (size > max_vertices)
+    return "the graph has " + std::to_string(size) + " vertices; the engine takes at most " + std::to_string(max_vertices);
+  const long long bits = size * (size - 1) / 2, want = static_cast<long long>(head) + (bits + 5) / 6;
+  if (static_cast<long long>(s.size()) != want)
+    return "a graph6 string of " + std::to_string(size) + " vertices has " + std::to_string(want) +
+           " characters, got " + std::to_string(s.size());
+  n = static_cast<int>(size);
+  return "";
+}
+
+std::vector<std::pair<int, int>> graph6_edges(const std::string& s, int n) {
+  const int m = SETWORDSNEEDED(std::max(n, 1));
+  std::vector<graph> g(static_cast<std::size_t>(m) * static_cast<std::size_t>(std::max(n, 1)));
+  std::string text = s;  // stringtograph reads a mutable C string
+  {
+    std::lock_guard lock(nauty_mutex);
+    stringtograph(text.data(), g.data(), m);
+  }
+  std::vector<std::pair<int, int>> edges;
+  for (int v = 1; v < n; ++v)  // graph6's own order: by the larger end, then the smaller
+    for (int u = 0; u < v; ++u)
+      if (ISELEMENT(GRAPHROW(g.data(), u, m), v)) edges.emplace_back(u, v);
+  return edges;
+}
+
+std::string graph6_of(int n, const std::vector<std::pair<int, int>>& edges) {
+  const int m = SETWORDSNEEDED(std::max(n, 1));
+  std::vector<graph> g(static_cast<std::size_t>(m) * static_cast<std::size_t>(std::max(n, 1)));
+  EMPTYGRAPH(g.data(), m, std::max(n, 1));
+  for (const auto& [u, v] : edges) ADDONEEDGE(g.data(), u, v, m);
+  std::lock_guard lock(nauty_mutex);
+  std::string out = ntog6(g.data(), m, n);  // nauty's static buffer, copied under the lock
+  if (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 

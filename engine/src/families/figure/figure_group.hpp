@@ -8,6 +8,8 @@
 //
 // A permutation maps point q to perm[q].
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace magic {
@@ -18,6 +20,24 @@ using PointPerm = std::vector<std::uint8_t>;
 // lines are sets), as generators restricted to the points (nauty's
 // densenauty).  Coordinates play no part.
 std::vector<PointPerm> incidence_automorphisms(int n_points, const std::vector<std::vector<int>>& lines);
+
+// The automorphisms of a simple graph (vertices 0..n-1, n >= 1), from
+// nauty: generators as vertex permutations (v to generators[g][v]) and the
+// order of nauty's canonical form (canonical_order[i]: the vertex that
+// comes i-th), so that two labellings of one graph give one form.
+struct GraphSymmetry {
+  std::vector<std::vector<int>> generators;
+  std::vector<int> canonical_order;
+};
+GraphSymmetry graph_symmetry(int n, const std::vector<std::pair<int, int>>& edges);
+
+// graph6, nauty's format for a graph.  graph6_check says what is wrong
+// with a string ("" if nothing; nauty's own reader would end the process)
+// and sets n; graph6_edges reads a checked string with nauty; graph6_of
+// writes one.
+std::string graph6_check(const std::string& s, int max_vertices, int& n);
+std::vector<std::pair<int, int>> graph6_edges(const std::string& s, int n);
+std::string graph6_of(int n, const std::vector<std::pair<int, int>>& edges);
 
 // Whether perm maps the set of lines onto itself.
 bool preserves_lines(const PointPerm& perm, const std::vector<std::vector<int>>& lines);

@@ -70,7 +70,7 @@ FigureProblem::FigureProblem(FigureSpec spec, bool algebra)
   symmetric_numbers_ = std::all_of(spec_.numbers.begin(), spec_.numbers.end(), [&](int v) {
     return std::binary_search(spec_.numbers.begin(), spec_.numbers.end(), 2 * min_ + span_ - 1 - v);
   });
-  line_length_ = static_cast<int>(spec_.lines[0].size());
+  line_length_ = L_ ? static_cast<int>(spec_.lines[0].size()) : 0;
   for (const auto& l : spec_.lines)
     if (static_cast<int>(l.size()) != line_length_) line_length_ = 0;
   const std::vector<std::uint64_t> sets = missing_sets(L_, L_ - spec_.k());
@@ -116,7 +116,8 @@ FigureProblem::FigureProblem(FigureSpec spec, bool algebra)
 // The complement halves a sum's search (figure_problem.hpp): symmetric numbers,
 // lines of one length m, m (min + max) = 2S, and b's orbit more than b.
 bool FigureProblem::complements(int sum) const {
-  return spec_.symmetry_breaking && symmetric_numbers_ && line_length_ > 0 && std::popcount(orbit_b_) > 1 &&
+  return spec_.symmetry_breaking && symmetric_numbers_ && spec_.ranges.empty() && line_length_ > 0 &&
+         std::popcount(orbit_b_) > 1 &&
          line_length_ * (2 * min_ + span_ - 1) == 2 * sum;
 }
 
@@ -435,6 +436,11 @@ void FigureProblem::add_place(Plan& plan, int free, int point, const Determinati
   if (point == b_) pl.capped = orbit_b_ & placed;
   else if ((orbit_b_ >> point & 1) && (placed >> b_ & 1)) pl.capped = 1ull << b_;
   pl.ordered = (pl.above | pl.below | pl.capped) != 0;
+  if (!spec_.ranges.empty()) {
+    const auto [lo, hi] = spec_.ranges[static_cast<std::size_t>(point)];
+    pl.allowed = 0;
+    for (int v = std::max(lo, min_); v <= std::min(hi, min_ + span_ - 1); ++v) pl.allowed |= 1ull << (v - min_);
+  }
   const bool one_line = det && det->d == 1 && det->lambda.size() == 1 && det->lambda[0].second == 1;
   pl.line0 = static_cast<std::uint16_t>(plan.lines.size());
   pl.check0 = static_cast<std::uint16_t>(plan.checks.size());
@@ -480,6 +486,8 @@ void FigureProblem::add_place(Plan& plan, int free, int point, const Determinati
 // When every number is placed and every point is on r kept lines, the kept
 // lines together hold r times the numbers' total: one sum.
 std::vector<int> FigureProblem::sums_for(std::uint64_t missing) const {
+  // No line (a family's figure of an edgeless graph): every labelling, its sum 0.
+  if (L_ == 0) return spec_.sum ? std::vector<int>{} : std::vector<int>{0};
   int lo = 0, hi = 1 << 30, n_kept = 0;
   std::vector<int> degree(static_cast<std::size_t>(P_));
   for (int l = 0; l < L_; ++l) {

@@ -186,6 +186,7 @@ class FigureProblem {
     std::uint64_t above = 0;   // points placed earlier whose numbers must be below this one's
     std::uint64_t below = 0;   // points placed earlier whose numbers must be above this one's
     std::uint64_t capped = 0;  // points placed earlier whose number plus this one's is at most min + max
+    std::uint64_t allowed = ~0ull;  // the numbers its range allows (FigureSpec::ranges; a compiled plan has none)
   };
   // places[first .. first + count): the free point first (when `free`), then
   // the points its choice determines.
@@ -619,7 +620,7 @@ inline bool FigureProblem::put_determined(State& s, const PL& plan, const Step& 
     std::int64_t x = 0;
     bool ok = formula(s, plan, pl, x);
     const std::int64_t o = x - plan.nmin;
-    ok = ok && o >= 0 && o < plan.nspan && (plan.numbers & ~s.used) >> o & 1;
+    ok = ok && o >= 0 && o < plan.nspan && (plan.numbers & ~s.used & pl.allowed) >> o & 1;
     ok = ok && (!pl.ordered || order_mask(s, pl) >> o & 1);
     if (!ok || !fits(s, pl, plan, static_cast<int>(o))) {
       while (i-- > from) take(s, plan.places[i], plan);
@@ -659,7 +660,7 @@ void FigureProblem::place(State& s, Mode& m) const {
 template <class PL, class Next>
 inline void FigureProblem::place_with(State& s, const PL& plan, const Step& st, Next&& next_step) const {
   const Place& pl = plan.places[st.first];
-  std::uint64_t cand = plan.numbers & ~s.used & (s.screened ? s.units : unit_filter(s, plan, st));
+  std::uint64_t cand = plan.numbers & ~s.used & pl.allowed & (s.screened ? s.units : unit_filter(s, plan, st));
   if (pl.ordered) cand &= order_mask(s, pl);
   ScreenNode node;
   if (cand && st.nnext && !screen_node(s, plan, st, node)) return;

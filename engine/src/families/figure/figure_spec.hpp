@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,10 @@ struct FigureSpec {
   std::vector<std::vector<int>> generators;  // FigureSymmetry::Generators: image of each point
   bool symmetry_breaking = true;
   std::string builtin;                     // the catalog name, if it came from there
+  // Per point, the values it may take, [lo, hi] (empty: any of the numbers).
+  // No figure file sets it: a family that builds its figure does (the
+  // graph family's super labellings), with a group that keeps each range.
+  std::vector<std::pair<int, int>> ranges;
 
   int n_points() const { return static_cast<int>(points.size()); }
   int n_lines() const { return static_cast<int>(lines.size()); }

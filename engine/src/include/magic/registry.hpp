@@ -21,6 +21,7 @@
 #include "magic/core/error.hpp"
 #include "magic/core/problem.hpp"
 #include "figure/figure.hpp"
+#include "graph/graph.hpp"
 #include "magic/job.hpp"
 #include "magic/job_core.hpp"
 #include "magic/runner.hpp"
@@ -30,9 +31,9 @@
 
 namespace magic {
 
-using Families = std::tuple<SquareFamily, StarFamily, CircleFamily, CompleteFamily, FigureFamily>;
+using Families = std::tuple<SquareFamily, StarFamily, CircleFamily, CompleteFamily, FigureFamily, GraphFamily>;
 
-// "square, star, circle, complete or figure": the families' names, from Fams.
+// "square, star, circle, complete, figure or graph": the families' names, from Fams.
 template <class Fams = Families>
 std::string family_list() {
   std::string out;
