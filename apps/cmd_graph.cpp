@@ -23,7 +23,7 @@ Extension extend_graph(CLI::App* sub, std::shared_ptr<FamilyCli> cli) {
   f.read = [](nlohmann::json& spec, const std::string& text, const std::string&) { spec["graph"] = text; };
   f.shown = [](const nlohmann::json& spec, const magic::Job& job) {
     nlohmann::json out = job.problem();
-    out["figure"] = magic::graph_figure_json(spec);
+    out["as_figure"] = magic::graph_figure_json(spec);  // the labelling as docs/figures.md writes it
     return out;
   };
   return extend_with_input(sub, std::move(cli), std::move(f));

@@ -18,6 +18,8 @@ pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nloh
       help2man dpkg-dev lintian man-db
       # the Python module (-DMAGIC_PYTHON=ON) and its tests
       pybind11-dev python3-dev python3-pytest
+      # a networkx.Graph as the graph family's graph= in Python, and its test
+      python3-networkx
       # the peer baseline of `complete` (perf/peers/gecode_square.cpp)
       libgecode-dev
       # CI's fuzzers (scripts/ci-extra.sh): clang, its libFuzzer and sanitizer

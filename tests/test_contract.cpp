@@ -100,6 +100,10 @@ std::vector<Case> cases() {
                 "4 magic cubes of order 3 up to its 48 symmetries (Wikipedia 'Magic cube')"),
       spec_case("figure_pentagram_k4", {{"name", "figure"}, {"builtin", "pentagram"}, {"equal_lines", 4}}, true, 168,
                 "seed 000"),
+      spec_case("graph_cycle8_vmt", {{"name", "graph"}, {"builtin", "cycle-8"}, {"labeling", "vertex-magic-total"}},
+                true, 282, "OEIS A145692"),
+      spec_case("graph_path7_emt", {{"name", "graph"}, {"builtin", "path-7"}, {"labeling", "edge-magic-total"}}, true,
+                5344, "OEIS A237426"),
       {"toy_subset_sum", [](const RunOptions& ro) { return magic::run(SubsetSum{20, 6, 63}, ro); }, {},
        subset_sum_oracle(), "brute force"},
   };

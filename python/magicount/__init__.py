@@ -39,6 +39,23 @@ FAMILIES = tuple(_core.family_names())
 RUN_OPTIONS = tuple(_core.run_option_names())
 
 
+def _graph_json(g: Any) -> Dict[str, Any]:
+    """A networkx.Graph (anything with ``nodes`` and ``edges`` views) as the
+    graph family's JSON: vertices named by their keys, coordinates from a
+    ``pos`` attribute on every node.  networkx itself is not imported."""
+    if hasattr(g, "is_directed") and g.is_directed():
+        raise ValueError("a graph labelling needs an undirected graph, got a directed one")
+
+    def name(v: Any) -> Any:
+        return v if isinstance(v, (int, str)) and not isinstance(v, bool) else str(v)
+
+    nodes = list(g.nodes(data=True))
+    placed = bool(nodes) and all(isinstance(d, dict) and "pos" in d for _, d in nodes)
+    vertices = [{"name": name(v), "x": float(d["pos"][0]), "y": float(d["pos"][1])} if placed else name(v)
+                for v, d in nodes]
+    return {"vertices": vertices, "edges": [[name(u), name(v)] for u, v in g.edges()]}
+
+
 def _split(family: str, kwargs: Dict[str, Any]):
     if not isinstance(family, str) or not family:
         raise ValueError(f"the family is a name such as 'star' or 'square', got {family!r}")
@@ -49,6 +66,9 @@ def _split(family: str, kwargs: Dict[str, Any]):
         if not isinstance(path, (str, bytes, _os.PathLike)):
             raise ValueError(f"checkpoint must be a path, got {path!r}")
         options["checkpoint"] = _os.fsdecode(path)  # a pathlib.Path or bytes too
+    graph = kwargs.get("graph")
+    if graph is not None and not isinstance(graph, (str, dict)) and hasattr(graph, "nodes") and hasattr(graph, "edges"):
+        kwargs["graph"] = _graph_json(graph)  # a networkx.Graph
     spec = {"name": family, **kwargs}
     return spec, options
 

@@ -33,19 +33,16 @@ struct Canvas {
   }
 };
 
+// "name builtin key=value ...": the problem's scalar fields; a figure or a
+// graph written out (an object) is named by its builtin or its own name.
 std::string title_of(const nlohmann::json& problem, std::size_t shown, bool solutions_are_names) {
   std::string t = problem.value("name", "?");
-  if (problem.contains("figure")) {
-    t += ' ';
-    t += problem.at("figure").value("name", std::string("?"));
-  } else if (problem.contains("graph")) {
-    t += ' ';
-    t += problem.value("builtin", std::string("(file)"));
-  }
+  std::string named = problem.value("builtin", std::string());
+  for (auto it = problem.begin(); it != problem.end() && named.empty(); ++it)
+    if (it->is_object() && it->contains("name") && it->at("name").is_string()) named = it->at("name").get<std::string>();
+  if (!named.empty()) t += " " + named;
   for (auto it = problem.begin(); it != problem.end(); ++it) {
-    if (it.key() == "name" || it.key() == "grid" || it.key() == "figure" || it.key() == "group" || it.key() == "builtin" ||
-        it.key() == "graph" || it.key() == "canonical_graph6")
-      continue;
+    if (it.key() == "name" || it.key() == "builtin" || it->is_object() || it->is_array()) continue;
     t += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
   }
   if (shown == 1 && solutions_are_names) return t;

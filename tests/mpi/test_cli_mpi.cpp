@@ -164,7 +164,9 @@ TEST(Mpi, EverySubcommandRunsOnTwoRanksAsInOneProcess) {
                                              {"complete", "--count " + kGrid + " -t 1", ""},
                                              {"complete", "- --count -t 1", grid},
                                              {"figure", "--builtin star-9-2 -t 1", ""},
-                                             {"figure", "- -t 1", figure}}) {
+                                             {"figure", "- -t 1", figure},
+                                             {"graph", "--builtin cycle-7 --labeling vertex-magic-total -t 1", ""},
+                                             {"graph", "- --labeling edge-magic-total -t 1", "0 1\n1 2\n2 3\n3 0\n0 4\n"}}) {
     const std::string args = s.command + " " + s.args;
     const auto want = json_of(run_cli(args + " --json -", s.stdin_text), args);
     const auto got = json_of(run_cli_raw(mpirun(2) + args + " --json -", s.stdin_text), "2 ranks: " + args);

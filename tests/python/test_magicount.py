@@ -48,6 +48,8 @@ def test_star_12_is_the_published_count():
         ("circle", dict(n=12), ["circle", "--n", "12"]),
         ("figure", dict(builtin="hexagon-3"), ["figure", "--builtin", "hexagon-3"]),
         ("complete", dict(grid=[[2, 7, 6], [9, 5, 1], [4, 3, 0]]), ["complete", "--count", "-"]),
+        ("graph", dict(builtin="wheel-4", labeling="vertex-magic-total"),
+         ["graph", "--builtin", "wheel-4", "--labeling", "vertex-magic-total"]),
     ],
 )
 def test_count_is_the_clis_json(family, kwargs, args):
@@ -55,6 +57,26 @@ def test_count_is_the_clis_json(family, kwargs, args):
     out = subprocess.run([BIN, *args, "--json", "-", "-q", "-t", "2"], input=stdin, check=True,
                          capture_output=True, text=True).stdout
     same_result(magicount.count(family, threads=2, **kwargs), json.loads(out))
+
+
+def test_graph_takes_a_name_or_a_networkx_graph():
+    # OEIS A145692: 7,092 vertex-magic total labellings of C_10 up to its 20 symmetries.
+    r = magicount.count("graph", graph="cycle-10", labeling="vertex-magic-total", threads=2)
+    assert r.unique == 7092 and r.total == 7092 * 20
+    import networkx as nx
+
+    g = nx.cycle_graph(10)
+    got = magicount.count("graph", graph=g, labeling="vertex-magic-total", threads=2)
+    assert got.unique == 7092 and got["problem"]["canonical_graph6"] == r["problem"]["canonical_graph6"]
+    # Node keys of any kind, and the layout's coordinates, reach the picture.
+    p = nx.path_graph(["a", "b", "c", "d"])
+    for i, v in enumerate(p.nodes):
+        p.nodes[v]["pos"] = (i, 0.5 * (i % 2))
+    path = magicount.count("graph", graph=p, labeling="edge-magic-total", threads=2)
+    assert path.unique == 28  # OEIS A237426 (P_3)
+    assert all("x" in v for v in path["problem"]["graph"]["vertices"])
+    with pytest.raises(ValueError):
+        magicount.count("graph", graph=nx.DiGraph([(0, 1)]), labeling="edge-magic-total")
 
 
 def test_every_run_option_reaches_the_engine(tmp_path):

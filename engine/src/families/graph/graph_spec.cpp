@@ -66,8 +66,14 @@ class GraphBuilder {
                       std::to_string(kGraphMaxEdges));
     g_.edges.emplace_back(u, v);
   }
+  // The edges as (smaller, larger) index, in that order: the labelling's
+  // points follow it, so one numbering of the vertices gives one digest
+  // however a file orders its edges.
   Graph done() {
     if (g_.n() == 0) fail(what_, "the graph has no vertex");
+    for (auto& e : g_.edges)
+      if (e.first > e.second) std::swap(e.first, e.second);
+    std::sort(g_.edges.begin(), g_.edges.end());
     return std::move(g_);
   }
 
@@ -77,6 +83,8 @@ class GraphBuilder {
   std::map<std::string, int> index_;
   std::map<std::pair<int, int>, int> seen_;
 };
+
+bool whole(std::string_view t, int& v);
 
 std::string trimmed(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
@@ -123,8 +131,28 @@ Graph read_graph6(const std::string& word, const std::string& what) {
   return b.done();
 }
 
+// The words of each line; vertices whose names are all whole numbers are
+// taken in number order (as graph6 numbers them), others as they appear.
 Graph read_edge_list(const std::string& text, const std::string& what) {
   GraphBuilder b(what);
+  std::vector<std::string> names;
+  {
+    std::istringstream in(text);
+    bool numbered = true;
+    std::set<std::string> seen;
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line.substr(0, line.find('#')));
+      for (std::string t; words >> t;) {
+        int v = 0;
+        numbered = numbered && whole(t, v) && std::to_string(v) == t;
+        if (seen.insert(t).second) names.push_back(t);
+      }
+    }
+    if (numbered)
+      std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& c) { return std::stoi(a) < std::stoi(c); });
+    if (numbered && names.size() <= static_cast<std::size_t>(kGraphMaxVertices))
+      for (const std::string& name : names) b.vertex(name);
+  }
   std::istringstream in(text);
   std::string line;
   int number = 0;
