@@ -39,7 +39,7 @@ nlohmann::json graph_of(int n, const std::vector<std::pair<int, int>>& edges) {
   return {{"vertices", n}, {"edges", es}};
 }
 
-magic::RunResult run_graph(const nlohmann::json& graph, const std::string& labeling, int threads = 1,
+magic::RunResult run_graph(const nlohmann::json& graph, const std::string& labeling, unsigned threads = 1,
                            bool breaking = true) {
   nlohmann::json spec{{"name", "graph"}, {"graph", graph}, {"labeling", labeling}};
   if (!breaking) spec["symmetry_breaking"] = false;
@@ -223,6 +223,42 @@ TEST(Graph, SymmetryNoneCountsEveryLabelling) {
       magic::run_spec({{"name", "graph"}, {"builtin", "cycle-6"}, {"labeling", "vertex-magic-total"}, {"symmetry", "none"}},
                       {.threads = 2}).result;
   EXPECT_EQ(all.unique, 20u * 12u);  // A145692's 20, times the 12 symmetries of C_6
+}
+
+// A group of one's own (the rotations of C_6, no reflection) and a fixed sum.
+TEST(Graph, GeneratorsAndAFixedSum) {
+  const nlohmann::json rot{{"name", "graph"}, {"builtin", "cycle-6"}, {"labeling", "vertex-magic-total"},
+                           {"symmetry", {{"generators", {{"1", "2", "3", "4", "5", "0"}}}}}};
+  const magic::RunResult r = magic::run_spec(rot, {.threads = 2}).result;
+  EXPECT_EQ(r.total, 240u);
+  EXPECT_EQ(r.unique, 40u);
+  nlohmann::json bad = rot;
+  bad["symmetry"]["generators"][0] = {"1", "0", "2", "3", "4", "5"};  // not an automorphism of C_6
+  EXPECT_THROW(magic::run_spec(bad, {.threads = 1}), magic::SpecError);
+  const CliRun fixed = run_cli("graph --builtin cycle-5 --labeling vertex-magic-total --sum 14 -t 1 -q --json -");
+  ASSERT_EQ(fixed.code, 0) << fixed.err;
+  EXPECT_EQ(nlohmann::json::parse(fixed.out).at("counts").at("by_sum"), nlohmann::json({{"14", 1}}));
+}
+
+// The picture: a circle and a label per vertex, a label per edge.
+TEST(Graph, TheSvgDrawsTheLabelledGraph) {
+  const ScratchPath dir("graph_svg");
+  std::filesystem::create_directories(dir.path());
+  const std::string svg = (dir.path() / "c5.svg").string();
+  const CliRun r = run_cli("graph --builtin cycle-5 --labeling vertex-magic-total -t 1 -q --solutions 1 --svg " + svg);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = read_text(svg);
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::size_t panels = count("<circle") / 5;  // --svg draws up to four solutions
+  EXPECT_GE(panels, 1u);
+  EXPECT_EQ(count("<circle"), 5 * panels);
+  EXPECT_EQ(count("<line"), 5 * panels);
+  EXPECT_EQ(count("<text"), 1 + 11 * panels);  // the title; each panel's vertices, edges and constant
+  EXPECT_NE(text.find("magic constant 14"), std::string::npos);
 }
 
 }  // namespace
