@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages magicount builds with, if any are missing.
-# --mpi adds Open MPI, for magicount-mpi (cmake -DMAGIC_WITH_MPI=ON).
+# --mpi adds Open MPI, for magicount-mpi (cmake -DMAGIC_WITH_MPI=ON);
+# --peers adds MiniZinc with Gecode's FlatZinc solver (package flatzinc),
+# for perf/peers/compare_minizinc.py.
 set -euo pipefail
 mpi=0
+peers=0
 for a in "$@"; do
   case $a in
     --mpi) mpi=1 ;;
-    *) echo "usage: $0 [--mpi]" >&2; exit 2 ;;
+    --peers) peers=1 ;;
+    *) echo "usage: $0 [--mpi] [--peers]" >&2; exit 2 ;;
   esac
 done
 pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nlohmann-json3-dev libcli11-dev
@@ -26,6 +30,7 @@ pkgs=(build-essential cmake ninja-build pkg-config libtbb-dev libxxhash-dev nloh
       # runtimes, and llvm-symbolizer for readable stack traces.
       clang libclang-rt-14-dev llvm)
 ((mpi)) && pkgs+=(libopenmpi-dev openmpi-bin)
+((peers)) && pkgs+=(minizinc flatzinc)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
