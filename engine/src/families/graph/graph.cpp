@@ -41,11 +41,7 @@ GraphProblem::GraphProblem(GraphSpec spec)
         const Graph& g = spec_.graph;
         const GraphSymmetry sym = graph_symmetry(g.n(), g.edges);
         automorphisms_ = order_of(g.n(), sym.generators);
-        std::vector<int> place(static_cast<std::size_t>(g.n()));
-        for (int i = 0; i < g.n(); ++i) place[static_cast<std::size_t>(sym.canonical_order[static_cast<std::size_t>(i)])] = i;
-        std::vector<std::pair<int, int>> relabelled;
-        for (const auto& [u, v] : g.edges) relabelled.emplace_back(place[static_cast<std::size_t>(u)], place[static_cast<std::size_t>(v)]);
-        canonical_ = graph6_of(g.n(), relabelled);
+        canonical_ = graph6_in_order(g, sym.canonical_order);
         switch (spec_.group) {
           case GraphGroup::Automorphisms: vertex_generators_ = sym.generators; break;
           case GraphGroup::Generators: vertex_generators_ = spec_.generators; break;

@@ -436,12 +436,9 @@ nlohmann::json graph_json(const Graph& g) {
   return {{"vertices", vs}, {"edges", es}};
 }
 
-std::string graph6_string(const Graph& g) { return graph6_of(g.n(), g.edges); }
-
-std::string canonical_graph6(const Graph& g) {
-  const GraphSymmetry sym = graph_symmetry(g.n(), g.edges);
+std::string graph6_in_order(const Graph& g, const std::vector<int>& order) {
   std::vector<int> place(static_cast<std::size_t>(g.n()));
-  for (int i = 0; i < g.n(); ++i) place[static_cast<std::size_t>(sym.canonical_order[static_cast<std::size_t>(i)])] = i;
+  for (int i = 0; i < g.n(); ++i) place[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = i;
   std::vector<std::pair<int, int>> relabelled;
   for (const auto& [u, v] : g.edges) relabelled.emplace_back(place[static_cast<std::size_t>(u)], place[static_cast<std::size_t>(v)]);
   return graph6_of(g.n(), relabelled);

@@ -48,9 +48,9 @@ std::vector<std::pair<std::string, std::string>> builtin_graph_forms();
 // The graph as JSON again ({"vertices": [...], "edges": [[name, name]]}):
 // what a result echoes, read back by graph_from_json.
 nlohmann::json graph_json(const Graph& g);
-// The graph's own graph6 string, and its canonical one (nauty's canonical
-// form: two files of one graph give the same).
-std::string graph6_string(const Graph& g);
-std::string canonical_graph6(const Graph& g);
+// The graph6 string of g with its vertices in `order` (order[i]: the vertex
+// that comes i-th): with nauty's canonical order (GraphSymmetry), the
+// canonical form, the same for every file and numbering of one graph.
+std::string graph6_in_order(const Graph& g, const std::vector<int>& order);
 
 }  // namespace magic
