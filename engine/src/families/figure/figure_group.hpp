@@ -6,6 +6,10 @@
 //    symmetry-breaking constraints and for canonical forms;
 //  - the automorphisms of the point-line incidence graph, from nauty.
 //
+// Every call of the program into nauty is here, behind one lock (nauty's
+// work areas are static): the graph family's automorphisms, canonical form
+// and graph6 too.
+//
 // A permutation maps point q to perm[q].
 #include <cstdint>
 #include <string>

@@ -207,14 +207,6 @@ Built path(int n) {  // n edges
   for (int i = 0; i < n; ++i) b.edges.emplace_back(i, i + 1);
   return b;
 }
-Built wheel(int n) {  // hub 0, rim 1..n
-  Built b;
-  b.xy.push_back({0, 0});
-  on_circle(b.xy, n, 1);
-  for (int i = 1; i <= n; ++i) b.edges.emplace_back(0, i);
-  for (int i = 1; i <= n; ++i) b.edges.emplace_back(i, i % n + 1);
-  return b;
-}
 Built complete(int n) {
   Built b;
   on_circle(b.xy, n, 1);
@@ -227,6 +219,11 @@ Built star(int n) {  // centre 0, leaves 1..n
   b.xy.push_back({0, 0});
   on_circle(b.xy, n, 1);
   for (int i = 1; i <= n; ++i) b.edges.emplace_back(0, i);
+  return b;
+}
+Built wheel(int n) {  // the star's hub and spokes, and the rim 1..n
+  Built b = star(n);
+  for (int i = 1; i <= n; ++i) b.edges.emplace_back(i, i % n + 1);
   return b;
 }
 Built fan(int n) {  // apex 0 over the path 1..n
