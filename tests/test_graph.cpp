@@ -184,6 +184,10 @@ TEST(Graph, BadGraphsExitTwoWithOneLine) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.out, "") << text;
   }
+  // No labelling named.
+  const CliRun none = run_cli("graph --builtin cycle-5 -q");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("labeling"), std::string::npos) << none.err;
   // More than the engine's 64 elements, vertices or edges.
   for (const std::string& args : {std::string("--builtin complete-12 --labeling edge-magic-vertex"),
                                   std::string("--builtin cycle-40 --labeling edge-magic-total"),
@@ -197,7 +201,7 @@ TEST(Graph, BadGraphsExitTwoWithOneLine) {
 }
 
 TEST(Graph, ShowAndListSearchNothing) {
-  const CliRun list = run_cli("graph --list --labeling edge-magic-total");
+  const CliRun list = run_cli("graph --list");
   ASSERT_EQ(list.code, 0) << list.err;
   for (const char* form : {"cycle-N", "path-N", "wheel-N", "complete-N", "star-N", "fan-N", "friendship-N",
                            "prism-N", "grid-RxC", "complete-bipartite-MxN", "petersen"})

@@ -132,7 +132,7 @@ FamilyCommand GraphFamily::command() {
       {.field = "builtin", .flags = "--builtin,-b", .kind = FieldKind::Text,
        .help = "a built-in graph instead of a file: cycle-N, path-N, petersen, grid-RxC, ... (see --list)"},
       {.field = "labeling", .flags = "--labeling,-l", .kind = FieldKind::Choice,
-       .help = std::string("which labelling: ") + kGraphLabelingNames, .required = true},
+       .help = std::string("which labelling (needed but with --list): ") + kGraphLabelingNames},
       {.field = "numbers", .flags = "--numbers", .kind = FieldKind::Text,
        .help = "numbers to label with, such as 1..12 or 1,2,4,5..9 (default: 1 to the number of labelled elements)"},
       {.field = "sum", .flags = "--sum", .kind = FieldKind::Int,
