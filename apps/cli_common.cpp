@@ -371,7 +371,8 @@ void print_summary(std::ostream& os, const std::string& echo, const magic::RunRe
   if (!by_key_name.empty())
     for (const auto& [k, v] : r.by_key) os << "  " << by_key_name << " " << k << ": " << v << "\n";
   char buf[160];
-  std::snprintf(buf, sizeof buf, "digest %s  nodes %llu  wall %.3fs  cpu %.3fs\n", r.digest.hex().c_str(),
+  std::snprintf(buf, sizeof buf, "%s %s  nodes %llu  wall %.3fs  cpu %.3fs\n",
+                r.digest_kind == "additive" ? "additive digest" : "digest", r.digest.hex().c_str(),
                 static_cast<unsigned long long>(r.nodes), r.wall_seconds, r.cpu_seconds);
   os << buf;
 }

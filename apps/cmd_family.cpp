@@ -41,7 +41,8 @@ void FamilyCli::add_fields(CLI::App* sub) {
     g->text = row.default_value;
     CLI::Option* o = nullptr;
     switch (row.kind) {
-      case magic::FieldKind::Off: o = sub->add_flag(row.flags, g->flag, row.help); break;
+      case magic::FieldKind::Off:
+      case magic::FieldKind::On: o = sub->add_flag(row.flags, g->flag, row.help); break;
       case magic::FieldKind::IntList:
         o = sub->add_option(row.flags, g->list, row.help)->delimiter(',')->transform(whole_number())->type_name("INT");
         break;
@@ -72,6 +73,7 @@ nlohmann::json FamilyCli::spec() const {
     if (g->option->count() == 0 && row.default_value.empty()) continue;
     switch (row.kind) {
       case magic::FieldKind::Off: spec[row.field] = false; break;
+      case magic::FieldKind::On: spec[row.field] = true; break;
       case magic::FieldKind::IntList: {
         nlohmann::json list = nlohmann::json::array();
         for (const std::string& v : g->list) list.push_back(whole(v, flag));

@@ -119,7 +119,7 @@ TEST_P(Cluster, SameResultForSplitDepthsChunksShardsAndForcedSplits) {
   for (std::uint32_t i = 0; i < 3; ++i) {
     const RunResult shard = across(spec, {.threads = 1, .shard_index = i, .shard_count = 3}, 2).r;
     expect_same(shard, local(spec, {.threads = 2, .shard_index = i, .shard_count = 3}).r, "shard " + std::to_string(i));
-    sum.merge({shard.unique, shard.total, 0, 0, shard.digest, shard.by_key});
+    sum.merge({shard.unique, shard.total, 0, 0, shard.digest, {}, shard.by_key});
   }
   EXPECT_EQ(sum.digest, whole.digest);
   EXPECT_EQ(sum.unique, whole.unique);
@@ -308,7 +308,7 @@ TEST(ClusterBuilds, EachRankNamesItsKernel) {
 }
 
 TEST(ClusterWire, RecordsCrossTheWireIntact) {
-  magic::TaskRecord rec{5, 40, 123456, 1.5, {}, {{-3, 2}, {65, 3}}};
+  magic::TaskRecord rec{5, 40, 123456, 1.5, {}, {7, 9}, {{-3, 2}, {65, 3}}};
   rec.digest.lo = 0x0123456789abcdefULL;
   rec.digest.hi = 42;
   magic::wire::Writer w(magic::wire::Kind::Report);

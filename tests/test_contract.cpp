@@ -163,7 +163,7 @@ TEST_P(Contract, ShardsAddUpToTheWhole) {
     std::uint64_t tasks = 0;
     for (std::uint32_t i = 0; i < m; ++i) {
       const auto r = GetParam().run({.shard_index = i, .shard_count = m});
-      sum.merge({r.unique, r.total, 0, 0, r.digest, r.by_key});
+      sum.merge({r.unique, r.total, 0, 0, r.digest, r.additive, r.by_key});
       tasks += r.tasks_run;
       EXPECT_EQ(r.tasks, whole.tasks);
     }
@@ -196,7 +196,7 @@ TEST_P(Contract, TaskChunksChangeNothing) {
       shard.shard_index = i;
       shard.shard_count = 3;
       const auto part = GetParam().run(shard);
-      sum.merge({part.unique, part.total, 0, 0, part.digest, part.by_key});
+      sum.merge({part.unique, part.total, 0, 0, part.digest, part.additive, part.by_key});
     }
     EXPECT_EQ(sum.digest, whole.digest) << what << " shards";
     EXPECT_EQ(sum.unique, whole.unique) << what << " shards";

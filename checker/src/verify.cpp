@@ -94,6 +94,12 @@ void read_digest(const nlohmann::json& result, std::string& d) {
 
 Stated read_stated(const nlohmann::json& result, const Rules& rules) {
   Stated s;
+  // A counting run's digest adds over points, not over solutions, and it
+  // lists no solution: there is nothing here to recompute it from.
+  if (result.contains("digest_kind") && result.at("digest_kind") != "solutions")
+    throw SpecError("this result was counted without enumerating (digest_kind " + result.at("digest_kind").dump() +
+                    "): it lists no solutions to check; compare its counts and digest with an enumeration's "
+                    "counts and additive_digest instead");
   if (!result.contains("counts") || !result.at("counts").is_object()) throw SpecError("\"counts\" is missing or not an object");
   const nlohmann::json& counts = result.at("counts");
   if (!counts.contains("unique")) throw SpecError("counts has no \"unique\"");

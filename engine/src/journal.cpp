@@ -377,7 +377,7 @@ void Journal::record(std::uint64_t task, const TaskRecord& rec, const std::vecto
   if (!lost_.empty()) throw CheckpointError(lost_);
   if (const auto old = dropped_.find(task); old != dropped_.end()) {
     const TaskRecord& was = old->second;
-    if (rec.unique != was.unique || rec.total != was.total || !(rec.digest == was.digest) || rec.by_key != was.by_key)
+    if (rec.unique != was.unique || rec.total != was.total || !(rec.digest == was.digest) || !(rec.additive == was.additive) || rec.by_key != was.by_key)
       throw CheckpointError("task " + std::to_string(task) + " of checkpoint " + path_ +
                             ", run again for its solutions, gave " + to_json(rec).dump() + " where its record said " +
                             to_json(was).dump());

@@ -55,7 +55,9 @@ nlohmann::json fields_of(const SpecInfo& info, const RunResult& r, const std::st
   nlohmann::json out{{"counts", counts_json(r, by_key)},
                      {"exhaustive", r.exhaustive},
                      {"digest", r.digest.hex()},
+                     {"digest_kind", r.digest_kind},
                      {"run", run_json(r)}};
+  if (r.has_additive) out["additive_digest"] = r.additive.hex();
   if (info.extra.is_object()) out.update(info.extra);
   if (r.interrupted) out["interrupted"] = true;
   return out;

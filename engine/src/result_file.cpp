@@ -76,7 +76,7 @@ void parse_by_key(const nlohmann::json& counts, ShardResult& r, const Fields& f)
 
 // What a merge recomputes; every other top-level field (a problem's extras,
 // such as a star's line list) is carried over from the first shard.
-const std::set<std::string> kOwnFields{"problem", "solutions", "counts", "exhaustive", "interrupted", "digest", "run"};
+const std::set<std::string> kOwnFields{"problem", "solutions", "counts", "exhaustive", "interrupted", "digest", "digest_kind", "additive_digest", "run"};
 
 std::string shard_text(std::uint32_t i, std::uint32_t m) { return to_string(Shard{i, m}); }
 
@@ -100,6 +100,13 @@ ShardResult parse_result(const std::string& text, const std::string& path) {
   if (!top.at("exhaustive").is_boolean()) top.fail("\"exhaustive\" must be true or false");
   r.exhaustive = top.at("exhaustive").get<bool>();
   if (!Digest::parse(top.text("digest"), r.digest)) top.fail("\"digest\" must be 32 hex digits");
+  // Files written before counting runs name no kind: theirs is "solutions".
+  r.digest_kind = j.contains("digest_kind") ? top.text("digest_kind") : "solutions";
+  if (r.digest_kind != "solutions" && r.digest_kind != "additive")
+    top.fail("\"digest_kind\" must be \"solutions\" or \"additive\"");
+  r.has_additive = j.contains("additive_digest");
+  if (r.has_additive && !Digest::parse(top.text("additive_digest"), r.additive))
+    top.fail("\"additive_digest\" must be 32 hex digits");
   r.run = top.at("run");
   r.extra = nlohmann::json::object();
   for (auto it = j.begin(); it != j.end(); ++it)
@@ -152,6 +159,12 @@ void check_same_run(const std::vector<ShardResult>& shards) {
       differ("search", run_string(a, "search", "none"), run_string(b, "search", "none"));
     if (b.dedup != a.dedup) differ("dedup", a.dedup, b.dedup);
     if (b.has_total != a.has_total) differ("counts", "with total", "without total");
+    // The two digests do not add: a counting run's shards and an
+    // enumeration's cover the same labellings under different fingerprints.
+    if (b.digest_kind != a.digest_kind)
+      differ("digest kind (a counting run's additive digest and an enumeration's digest of solutions do not add)",
+             a.digest_kind, b.digest_kind);
+    if (b.has_additive != a.has_additive) differ("digests", "with additive_digest", "without additive_digest");
   }
 }
 
@@ -231,7 +244,7 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   const ShardResult& a = shards.front();
   std::uint64_t unique = 0, total = 0, nodes = 0, tasks_run = 0, tasks_resumed = 0;
   double cpu = 0, wall = 0;
-  Digest digest;
+  Digest digest, additive;
   std::map<std::int64_t, std::uint64_t> by_key;
   std::vector<std::string> merged;
   for (const ShardResult& s : shards) {
@@ -243,6 +256,7 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
     add_count(tasks_run, s.tasks_run, "run.tasks_run");
     add_count(tasks_resumed, s.tasks_resumed, "run.tasks_resumed");
     digest.merge(s.digest);
+    additive.merge(s.additive);
     for (const auto& [k, v] : s.by_key) add_count(by_key[k], v, "counts by key");
     merged.push_back(shard_text(s.shard_index, s.shard_count));
   }
@@ -271,7 +285,8 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   if (const auto by = merged_task_sources(shards)) run["task_sources"] = *by;
   nlohmann::json out = a.extra;
   out.update({{"problem", a.problem}, {"counts", counts}, {"exhaustive", complete}, {"digest", digest.hex()},
-              {"run", run}});
+              {"digest_kind", a.digest_kind}, {"run", run}});
+  if (a.has_additive) out["additive_digest"] = additive.hex();
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "magic/runner.hpp"
 
+#include <string_view>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -41,6 +42,12 @@ RunResult start_result(const AnyProblem& p, const RunOptions& opt) {
   // A stopped search folds solutions, not whole tasks: nothing to journal.
   if (opt.limit && !opt.checkpoint.empty())
     throw SpecError("a run that stops after a number of solutions cannot be checkpointed");
+  // A counting problem emits nothing: no solution to list, stop at or dedup.
+  if (std::string_view(p.digest_kind()) == "additive") {
+    if (opt.solutions) throw SpecError("a counting run (--count) lists no solutions: drop --solutions");
+    if (opt.limit) throw SpecError("a counting run (--count) counts whole tasks: it cannot stop after a number of solutions");
+    if (hash_set) throw SpecError("a counting run (--count) has no solutions to deduplicate: drop --dedup");
+  }
   r.split_depth = opt.split_depth;  // -1 until planned: default_split_depth
   r.split_level = p.describe_levels();
   r.threads = resolve_threads(opt.threads);
@@ -50,6 +57,8 @@ RunResult start_result(const AnyProblem& p, const RunOptions& opt) {
   r.dedup = hash_set ? "hash-set" : p.emits() == Emits::AllImages ? "canonical-filter" : "generator";
   r.kernel = p.kernel();
   r.search = p.search();
+  r.digest_kind = p.digest_kind();
+  r.has_additive = p.has_additive();
   r.adaptive = splits_adaptively(opt, r.threads);
   return r;
 }
@@ -84,6 +93,7 @@ void take_totals(RunResult& r, const TaskRecord& total) {
   r.unique = total.unique;
   r.total = total.total;
   r.digest = total.digest;
+  r.additive = total.additive;
   r.by_key = total.by_key;
   r.nodes = total.nodes;
   r.cpu_seconds = total.cpu_seconds;

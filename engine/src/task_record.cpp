@@ -24,6 +24,7 @@ void TaskRecord::merge(const TaskRecord& o) {
   add_count(nodes, o.nodes, "nodes");
   add_seconds(cpu_seconds, o.cpu_seconds, "CPU seconds");
   digest.merge(o.digest);
+  additive.merge(o.additive);
   for (const auto& [k, v] : o.by_key) add_count(by_key[k], v, "by_key counts");
 }
 
@@ -31,7 +32,7 @@ nlohmann::json to_json(const TaskRecord& r) {
   nlohmann::json kv = nlohmann::json::array();
   for (const auto& [k, v] : r.by_key) kv.push_back({k, v});
   return {{"unique", r.unique}, {"total", r.total},        {"nodes", r.nodes},
-          {"cpu", r.cpu_seconds}, {"digest", r.digest.hex()}, {"by_key", kv}};
+          {"cpu", r.cpu_seconds}, {"digest", r.digest.hex()}, {"additive", r.additive.hex()}, {"by_key", kv}};
 }
 
 namespace {
@@ -57,6 +58,7 @@ std::optional<TaskRecord> task_record_from_json(const nlohmann::json& j) {
     throw nlohmann::json::type_error::create(302, "cpu must be a non-negative number", &cpu);
   r.cpu_seconds = cpu.get<double>();
   if (!Digest::parse(j.at("digest").get<std::string>(), r.digest)) return std::nullopt;
+  if (j.contains("additive") && !Digest::parse(j.at("additive").get<std::string>(), r.additive)) return std::nullopt;
   const nlohmann::json& kv = j.at("by_key");
   if (!kv.is_array()) throw nlohmann::json::type_error::create(302, "by_key must be an array of pairs", &kv);
   for (const auto& pair : kv) {

@@ -11,6 +11,16 @@ void Digest::add_bytes(const void* data, std::size_t len) {
   hi += h.high64;
 }
 
+Digest point_hash(std::uint32_t point, std::uint32_t value) {
+  unsigned char b[8];
+  for (int i = 0; i < 4; ++i) {
+    b[i] = static_cast<unsigned char>(point >> (8 * i));
+    b[4 + i] = static_cast<unsigned char>(value >> (8 * i));
+  }
+  const XXH128_hash_t h = XXH3_128bits(b, sizeof b);
+  return {h.low64, h.high64};
+}
+
 std::string Digest::hex() const {
   char buf[33];
   std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(hi),

@@ -25,6 +25,7 @@ enum class FieldKind {
   Choice,   // a string the family checks (field_values / is_field_value)
   IntList,  // comma-separated whole numbers, a JSON array
   Off,      // a flag: the field is false when it is given
+  On,       // a flag: the field is true when it is given
 };
 
 // One spec field as an option.  The field is in the spec only when the

@@ -27,6 +27,9 @@ struct ShardResult {
   std::string by_key_name;  // "" if the problem has none
   std::map<std::int64_t, std::uint64_t> by_key;
   Digest digest;
+  std::string digest_kind = "solutions";  // or "additive" (a counting run)
+  bool has_additive = false;              // an enumeration's additive_digest too
+  Digest additive;
   bool exhaustive = false;
   std::uint32_t shard_index = 0;
   std::uint32_t shard_count = 1;

@@ -170,6 +170,12 @@ struct RunResult {
   std::uint64_t total = 0;
   bool has_total = false;
   Digest digest;
+  // What `digest` is: "solutions" (of the canonical solutions) or, for a
+  // run that counts without enumerating, "additive" (magic/digest.hpp).
+  std::string digest_kind = "solutions";
+  // An enumeration of a problem that also sums the additive digest.
+  bool has_additive = false;
+  Digest additive;
   std::map<std::int64_t, std::uint64_t> by_key;
   bool exhaustive = true;   // false when stopped early (limit or interrupt)
   bool interrupted = false;

@@ -27,12 +27,16 @@ struct TaskRecord {
   std::uint64_t nodes = 0;
   double cpu_seconds = 0;
   Digest digest;
+  // The additive digest of the task's labellings (magic/digest.hpp), for a
+  // problem that has one (AnyProblem::digests); else zero.
+  Digest additive;
   std::map<std::int64_t, std::uint64_t> by_key;
 
   void merge(const TaskRecord& o);  // checked: add_count, add_seconds
 };
 
-// {"unique", "total", "nodes", "cpu", "digest", "by_key": [[k, v], ...]}
+// {"unique", "total", "nodes", "cpu", "digest", "additive", "by_key": [[k, v], ...]};
+// "additive" may be missing (journals written before it: zero).
 nlohmann::json to_json(const TaskRecord& r);
 // nullopt for a malformed digest; throws nlohmann::json::exception for a
 // missing field or a wrong type.

@@ -27,10 +27,21 @@ struct Digest {
     lo += o.lo;
     hi += o.hi;
   }
+  // c copies of this digest's set: each lane times c (mod 2^64).
+  Digest times(std::uint64_t c) const { return {lo * c, hi * c}; }
   std::string hex() const;  // 32 hex digits, hi lane first
   static bool parse(const std::string& hex, Digest& out);
   bool operator==(const Digest&) const = default;
 };
+
+// The additive digest (docs/json.md) hashes a labelling point by point:
+// the sum, over every labelling of a set, of point_hash(p, v_p) over its
+// points p.  It adds over the points, so a half of a figure carries its
+// share and two halves join by (count, sum) arithmetic alone; it sees a set
+// only through how often each number stands on each point, so it is weaker
+// than the digest of whole solutions.  point_hash(p, v) is XXH3-128 of the
+// 8 bytes p, v as two little-endian 32-bit words.
+Digest point_hash(std::uint32_t point, std::uint32_t value);
 
 // 64-bit hash used by the dedup set.
 std::uint64_t hash64(const void* data, std::size_t len);

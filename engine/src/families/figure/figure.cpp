@@ -34,6 +34,11 @@ FamilyCommand FigureFamily::command() {
        .positive_needs = "more than half the lines"},
       {.field = "sum", .flags = "--sum", .kind = FieldKind::Int,
        .help = "fix the common sum (default: the figure's, or every feasible sum)"},
+      {.field = "count", .flags = "--count", .kind = FieldKind::On,
+       .help = "count without enumerating: join the halves of a ring or chain of lines (no solutions listed; "
+               "the digest is the additive one, docs/json.md)"},
+      {.field = "memory", .flags = "--memory", .kind = FieldKind::Int, .help = "MiB the counting tables may take "
+               "in all (default: half the machine's); a task past it splits into passes", .needs = "--count"},
       {.field = "symmetry_breaking", .flags = "--all-orientations", .kind = FieldKind::Off,
        .help = "enumerate every labelling and keep the canonical ones, instead of symmetry breaking"},
   };

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "figure/figure_compiled.hpp"
+#include "figure/figure_join.hpp"
 #include "figure/figure_problem.hpp"
 #include "figure/figure_spec.hpp"
 #include "magic/family_command.hpp"
@@ -32,9 +33,14 @@ struct FigureFamily {
   static FamilyCommand command();  // figure.cpp; apps/cmd_figure.cpp adds the file, --list and --show
   // The echo names the figure and its size, not every point and line.
   static std::string echo(const nlohmann::json& problem);
+  // "count": the join of halves (figure_join.hpp) instead of the search.
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
-    return f(figure_problem(figure_spec_from_json(spec)));
+    FigureProblem p = figure_problem(figure_spec_from_json(spec));
+    if (wants_count(spec, "figure"))
+      return f(FigureJoinProblem(p.spec(), p.group_order(), p.describe(), count_memory_bytes(spec, "figure")));
+    count_memory_bytes(spec, "figure");
+    return f(p);
   }
 };
 

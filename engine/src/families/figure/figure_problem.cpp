@@ -64,7 +64,8 @@ FigureProblem::FigureProblem(FigureSpec spec, bool algebra)
       all_numbers_(0),
       rall_numbers_(0),
       generators_(choose_group()),
-      chain_(P_, generators_, natural_base(P_)) {
+      chain_(P_, generators_, natural_base(P_)),
+      hashes_(P_, min_, span_, generators_, chain_.order()) {
   for (int v : spec_.numbers) all_numbers_ |= 1ull << (v - min_);
   rall_numbers_ = masks::reversed(all_numbers_);
   symmetric_numbers_ = std::all_of(spec_.numbers.begin(), spec_.numbers.end(), [&](int v) {

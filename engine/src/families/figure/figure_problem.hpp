@@ -68,6 +68,7 @@
 #include "figure/figure_algebra.hpp"
 #include "figure/figure_group.hpp"
 #include "figure/figure_spec.hpp"
+#include "figure/point_hashes.hpp"
 #include "magic/instances.hpp"
 #include "magic/value_masks.hpp"
 
@@ -143,11 +144,14 @@ class FigureProblem {
   Solution canonical(const Solution& s) const { return chain_.least_image(s); }
   // Distinct values: every symmetry other than the identity moves a value.
   std::uint64_t orbit_size(const Solution&) const { return chain_.order(); }
+  // The additive digest of the solution's whole orbit (point_hashes.hpp).
+  Digest additive(const Solution& s) const { return hashes_.of(s, P_); }
   std::int64_t key(const Solution& s) const;  // the sum K lines share
   std::vector<int> line_sums(const Solution& s) const;
   nlohmann::json to_json(const Solution& s) const;
 
   std::uint64_t group_order() const { return chain_.order(); }
+  const FigureSpec& spec() const { return spec_; }
   // The name of the compiled plan this figure's search runs, or null: see
   // figure_compiled.hpp.
   const char* compiled_plan() const;
@@ -337,6 +341,7 @@ class FigureProblem {
   std::uint64_t incidence_order_ = 0;
   std::vector<PointPerm> generators_;  // the group used
   StabilizerChain chain_;           // base 0, 1, 2, ...: canonical forms
+  PointHashes hashes_;              // the additive digest's, summed over the group
   bool symmetric_numbers_ = false;  // v -> min + max - v maps the numbers onto themselves
   int line_length_ = 0;             // every line's, or 0
   bool algebra_ = true;             // determined points by elimination (else single lines only)

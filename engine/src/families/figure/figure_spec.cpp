@@ -263,7 +263,8 @@ FigureSpec figure_spec_from_json(const nlohmann::json& spec) {
   const std::string what = "figure";
   // "group" is what a result file's problem adds (the group found); it is
   // found again from the figure.
-  check_spec_fields(spec, what, {"name", "figure", "builtin", "numbers", "sum", "equal_lines", "symmetry_breaking", "group"});
+  check_spec_fields(spec, what, {"name", "figure", "builtin", "numbers", "sum", "equal_lines", "symmetry_breaking", "group",
+                                  "count", "memory"});
   const bool has_builtin = spec.contains("builtin"), has_figure = spec.contains("figure");
   if (!has_builtin && !has_figure) fail(what, "the spec needs a \"figure\" or a \"builtin\" name");
   std::string builtin;

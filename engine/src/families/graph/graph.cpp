@@ -140,6 +140,11 @@ FamilyCommand GraphFamily::command() {
       {.field = "symmetry", .flags = "--symmetry", .kind = FieldKind::Choice,
        .help = "count up to the graph's automorphisms, or count every labelling as distinct (none)",
        .default_value = "automorphisms"},
+      {.field = "count", .flags = "--count", .kind = FieldKind::On,
+       .help = "count without enumerating: join the halves of a ring or chain of lines (no solutions listed; "
+               "the digest is the additive one, docs/json.md)"},
+      {.field = "memory", .flags = "--memory", .kind = FieldKind::Int, .help = "MiB the counting tables may take "
+               "in all (default: half the machine's); a task past it splits into passes", .needs = "--count"},
       {.field = "symmetry_breaking", .flags = "--all-orientations", .kind = FieldKind::Off,
        .help = "enumerate every labelling and keep the canonical ones, instead of symmetry breaking"},
   };

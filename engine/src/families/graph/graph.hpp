@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "figure/figure_join.hpp"
 #include "figure/figure_problem.hpp"
 #include "graph/graph_labeling.hpp"
 #include "graph/graph_spec.hpp"
@@ -47,6 +48,7 @@ class GraphProblem {
 
   Solution canonical(const Solution& s) const { return figure_.canonical(s); }
   std::uint64_t orbit_size(const Solution& s) const { return figure_.orbit_size(s); }
+  Digest additive(const Solution& s) const { return figure_.additive(s); }
   std::int64_t key(const Solution& s) const { return figure_.key(s); }
   nlohmann::json to_json(const Solution& s) const;
 
@@ -76,9 +78,14 @@ struct GraphFamily {
   static std::string echo(const nlohmann::json& problem);
   static const char* field_values(const std::string& field);
   static bool is_field_value(const std::string& field, const std::string& v);
+  // "count": the join of halves (figure/figure_join.hpp) on the labelling's figure.
   template <class F>
   static decltype(auto) visit(const nlohmann::json& spec, F&& f) {
-    return f(GraphProblem(graph_spec_from_json(spec)));
+    GraphProblem p(graph_spec_from_json(spec));
+    if (wants_count(spec, "graph"))
+      return f(FigureJoinProblem(p.figure(), p.group_order(), p.describe(), count_memory_bytes(spec, "graph")));
+    count_memory_bytes(spec, "graph");
+    return f(p);
   }
 };
 

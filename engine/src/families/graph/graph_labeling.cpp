@@ -150,7 +150,7 @@ GraphSpec graph_spec_from_json(const nlohmann::json& spec) {
   // "group" and "canonical_graph6" are what a result's problem adds; they are found again.
   check_spec_fields(spec, "graph",
                     {"name", "builtin", "graph", "labeling", "numbers", "sum", "symmetry", "symmetry_breaking", "group",
-                     "canonical_graph6"});
+                     "canonical_graph6", "count", "memory"});
   GraphSpec s;
   s.graph = read_graph(spec);
   if (!spec.contains("labeling")) fail(std::string("the spec needs a \"labeling\": ") + kGraphLabelingNames);

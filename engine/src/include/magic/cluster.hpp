@@ -115,6 +115,8 @@ inline void put_record(Writer& w, const TaskRecord& r) {
   w.put(r.cpu_seconds);
   w.put(r.digest.lo);
   w.put(r.digest.hi);
+  w.put(r.additive.lo);
+  w.put(r.additive.hi);
   w.put(static_cast<std::uint32_t>(r.by_key.size()));
   for (const auto& [k, v] : r.by_key) {
     w.put(k);
@@ -130,6 +132,8 @@ inline TaskRecord get_record(Reader& rd) {
   r.cpu_seconds = rd.get<double>();
   r.digest.lo = rd.get<std::uint64_t>();
   r.digest.hi = rd.get<std::uint64_t>();
+  r.additive.lo = rd.get<std::uint64_t>();
+  r.additive.hi = rd.get<std::uint64_t>();
   for (auto n = rd.get<std::uint32_t>(); n; --n) {
     const auto k = rd.get<std::int64_t>();
     r.by_key[k] = rd.get<std::uint64_t>();

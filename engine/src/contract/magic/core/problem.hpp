@@ -30,6 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "magic/digest.hpp"
 #include "magic/picture.hpp"
 
 namespace magic {
@@ -184,5 +185,19 @@ template <class P>
 concept HasKey = requires(const P& p, const typename P::Solution& s) {
   { p.key(s) } -> std::convertible_to<std::int64_t>;
 };
+
+// Optional: a problem that sums the additive digest (magic/digest.hpp) of
+// each canonical solution's whole orbit as it counts it.
+template <class P>
+concept HasAdditive = requires(const P& p, const typename P::Solution& s) {
+  { p.additive(s) } -> std::same_as<Digest>;
+};
+
+// Optional: a problem that counts without enumerating.  Its solve() emits
+// nothing: it adds each task's counts to ctx.record, with the additive
+// digest as the record's digest, and the runner treats the task like any
+// other.  (Its Solution type is never made.)
+template <class P>
+concept Counts = P::kCounts;
 
 }  // namespace magic

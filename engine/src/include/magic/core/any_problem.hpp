@@ -32,6 +32,11 @@ class AnyProblem {
   virtual Emits emits() const = 0;
   virtual bool has_group() const = 0;
   virtual std::string kernel() const = 0;  // "" unless the problem names its kernel
+  // "solutions", or "additive" for a problem that counts without
+  // enumerating (its records' digest is the additive one).
+  virtual const char* digest_kind() const = 0;
+  // Whether an enumeration also sums the additive digest (P::additive).
+  virtual bool has_additive() const = 0;
   virtual std::size_t state_size() const = 0;
   virtual std::size_t solution_size() const = 0;
 
@@ -66,6 +71,11 @@ class Erased final : public AnyProblem {
     if constexpr (requires { std::string(p_.kernel()); }) return p_.kernel();
     else return {};
   }
+  const char* digest_kind() const override {
+    if constexpr (Counts<P>) return "additive";
+    else return "solutions";
+  }
+  bool has_additive() const override { return HasAdditive<P>; }
   std::size_t state_size() const override { return sizeof(State); }
   std::size_t solution_size() const override { return sizeof(Solution); }
 

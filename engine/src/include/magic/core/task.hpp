@@ -43,6 +43,7 @@ template <Problem P>
   // A problem whose solution type has room to spare hashes only its part.
   if constexpr (requires { p.hashed_bytes(); }) rec.digest.add_bytes(&canon, p.hashed_bytes());
   else rec.digest.add(canon);
+  if constexpr (HasAdditive<P>) rec.additive.merge(p.additive(canon));
   if constexpr (HasKey<P>) ++rec.by_key[p.key(canon)];
   return !wrapped;
 }

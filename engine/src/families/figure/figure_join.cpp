@@ -1,0 +1,530 @@
+// Joins of two halves (figure_join.hpp): the figure's ring or chain, the
+// arms' search, the table and the join.
+#include "figure/figure_join.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <functional>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "magic/core/error.hpp"
+
+namespace magic {
+namespace {
+
+constexpr int kMaxSpan = 58;  // the mask's bits; the meeting joint's label takes the six above
+
+// ---- the shape ------------------------------------------------------------
+
+struct Incidence {
+  std::vector<std::vector<int>> lines_of;  // by point
+  std::vector<std::vector<int>> joints;    // by line: its points on two lines
+};
+
+Incidence incidence(const FigureSpec& f) {
+  Incidence in;
+  in.lines_of.resize(static_cast<std::size_t>(f.n_points()));
+  for (int l = 0; l < f.n_lines(); ++l)
+    for (int p : f.lines[static_cast<std::size_t>(l)]) in.lines_of[static_cast<std::size_t>(p)].push_back(l);
+  in.joints.resize(static_cast<std::size_t>(f.n_lines()));
+  for (int p = 0; p < f.n_points(); ++p)
+    if (in.lines_of[static_cast<std::size_t>(p)].size() == 2)
+      for (int l : in.lines_of[static_cast<std::size_t>(p)]) in.joints[static_cast<std::size_t>(l)].push_back(p);
+  return in;
+}
+
+int other_line(const Incidence& in, int joint, int line) {
+  const auto& ls = in.lines_of[static_cast<std::size_t>(joint)];
+  return ls[0] == line ? ls[1] : ls[0];
+}
+
+// The lines in ring or chain order, with joint[i] between order[i-1] and
+// order[i] (joint[0]: the ring's closing joint; -1 in a chain).
+struct Walk {
+  std::vector<int> order, joint;
+};
+
+std::string walk_lines(const FigureSpec& f, const Incidence& in, bool& ring, Walk& w) {
+  const int L = f.n_lines();
+  int start = -1;
+  for (int l = 0; l < L; ++l) {
+    const std::size_t j = in.joints[static_cast<std::size_t>(l)].size();
+    if (j > 2) return "line " + std::to_string(l) + " meets more than two others";
+    if (j == 1 && start < 0) start = l;
+    if (j == 0) return "line " + std::to_string(l) + " meets no other line";
+  }
+  ring = start < 0;
+  if (ring) start = 0;
+  std::vector<bool> seen(static_cast<std::size_t>(L), false);
+  w.order = {start};
+  w.joint = {-1};
+  seen[static_cast<std::size_t>(start)] = true;
+  int line = start, came = -1;
+  for (;;) {
+    int next_joint = -1;
+    for (int j : in.joints[static_cast<std::size_t>(line)])
+      if (j != came) {
+        next_joint = j;
+        break;
+      }
+    if (next_joint < 0) break;  // a chain's far end
+    const int next = other_line(in, next_joint, line);
+    if (seen[static_cast<std::size_t>(next)]) {
+      if (!ring || next != start) return "lines " + std::to_string(line) + " and " + std::to_string(next) + " share more than one point";
+      w.joint[0] = next_joint;
+      break;
+    }
+    seen[static_cast<std::size_t>(next)] = true;
+    w.order.push_back(next);
+    w.joint.push_back(next_joint);
+    came = next_joint;
+    line = next;
+  }
+  if (static_cast<int>(w.order.size()) != L) return "its lines do not form one ring or chain";
+  if (ring && L < 3) return "a ring needs three lines";
+  return "";
+}
+
+// The points of line `l` other than its joints, in the file's order.
+std::vector<int> privates(const FigureSpec& f, const Incidence& in, int l) {
+  std::vector<int> out;
+  for (int p : f.lines[static_cast<std::size_t>(l)])
+    if (in.lines_of[static_cast<std::size_t>(p)].size() == 1) out.push_back(p);
+  return out;
+}
+
+std::pair<int, int> range_of(const FigureSpec& f, int p) {
+  if (f.ranges.empty()) return {f.numbers.front(), f.numbers.back()};
+  return f.ranges[static_cast<std::size_t>(p)];
+}
+
+// The permutation taking line order[i]'s joints and privates to line
+// order[to(i)]'s, if it keeps every range; else empty.
+PointPerm line_map(const FigureSpec& f, const Incidence& in, const Walk& w, bool ring, bool reverse) {
+  const int m = static_cast<int>(w.order.size());
+  PointPerm g(static_cast<std::size_t>(f.n_points()));
+  for (int p = 0; p < f.n_points(); ++p) g[static_cast<std::size_t>(p)] = static_cast<std::uint8_t>(p);
+  const auto map = [&](int from, int to) {
+    if (range_of(f, from) != range_of(f, to)) return false;
+    g[static_cast<std::size_t>(from)] = static_cast<std::uint8_t>(to);
+    return true;
+  };
+  for (int i = 0; i < m; ++i) {
+    const int to = reverse ? m - 1 - i : (i + 1) % m;
+    const auto a = privates(f, in, w.order[static_cast<std::size_t>(i)]);
+    const auto b = privates(f, in, w.order[static_cast<std::size_t>(to)]);
+    if (a.size() != b.size()) return {};
+    for (std::size_t k = 0; k < a.size(); ++k)
+      if (!map(a[k], b[k])) return {};
+    // Joint i (before line i) goes to the joint before line `to`, or after it reversed.
+    if (ring || i > 0) {
+      const int ji = w.joint[static_cast<std::size_t>(i)];
+      const int jt = reverse ? w.joint[static_cast<std::size_t>(m - i)] : w.joint[static_cast<std::size_t>(to)];
+      if (!map(ji, jt)) return {};
+    }
+  }
+  return preserves_lines(g, f.lines) ? g : PointPerm{};
+}
+
+// The line order[i] entered by joint `in_joint`, leaving by `out` (-1: none).
+JoinStep step_of(const FigureSpec& f, const Incidence& in, int line, int out) {
+  JoinStep s;
+  if (out >= 0) s.unknowns.push_back(out);
+  s.leads_on = out >= 0;
+  for (int p : privates(f, in, line)) s.unknowns.push_back(p);
+  return s;
+}
+
+// A ring's arms from joint j: A takes lines j .. j+s-1, B lines j-1 down to j+s.
+JoinAnchor ring_anchor(const FigureSpec& f, const Incidence& in, const Walk& w, int j) {
+  const int m = static_cast<int>(w.order.size()), s = m / 2;
+  const auto line = [&](int i) { return w.order[static_cast<std::size_t>(((i % m) + m) % m)]; };
+  const auto joint = [&](int i) { return w.joint[static_cast<std::size_t>(((i % m) + m) % m)]; };
+  JoinAnchor a;
+  a.point = joint(j);
+  for (int i = 0; i < m; ++i)
+    if (joint(i) != a.point) a.above |= 1ull << joint(i);
+  for (int i = j; i < j + s; ++i) a.a.steps.push_back(step_of(f, in, line(i), joint(i + 1)));
+  for (int i = j - 1; i >= j + s - m; --i) a.b.steps.push_back(step_of(f, in, line(i), joint(i)));
+  a.a.meet = a.b.meet = joint(j + s);
+  return a;
+}
+
+// A chain's arms from joint j (between lines j-1 and j): A towards the end, B towards the start.
+JoinAnchor chain_anchor(const FigureSpec& f, const Incidence& in, const Walk& w, int j, int other) {
+  const int m = static_cast<int>(w.order.size());
+  JoinAnchor a;
+  a.point = w.joint[static_cast<std::size_t>(j)];
+  if (other != j) a.above = 1ull << w.joint[static_cast<std::size_t>(other)];
+  for (int i = j; i < m; ++i)
+    a.a.steps.push_back(step_of(f, in, w.order[static_cast<std::size_t>(i)], i + 1 < m ? w.joint[static_cast<std::size_t>(i + 1)] : -1));
+  for (int i = j - 1; i >= 0; --i)
+    a.b.steps.push_back(step_of(f, in, w.order[static_cast<std::size_t>(i)], i > 0 ? w.joint[static_cast<std::size_t>(i)] : -1));
+  if (a.b.steps.size() < a.a.steps.size()) std::swap(a.a, a.b);  // keep the smaller
+  return a;
+}
+
+// m K = (the numbers' sum) + (the joints' labels' sum): K's feasible range.
+std::vector<int> feasible_sums(const FigureSpec& f, int joints) {
+  if (f.sum) return {*f.sum};
+  long long total = 0, lo = 0, hi = 0;
+  for (int v : f.numbers) total += v;
+  const int n = static_cast<int>(f.numbers.size());
+  for (int i = 0; i < joints; ++i) {
+    lo += f.numbers[static_cast<std::size_t>(i)];
+    hi += f.numbers[static_cast<std::size_t>(n - 1 - i)];
+  }
+  const long long m = f.n_lines();
+  std::vector<int> out;
+  for (long long k = (total + lo + m - 1) / m; k * m <= total + hi; ++k) out.push_back(static_cast<int>(k));
+  return out;
+}
+
+}  // namespace
+
+JoinShape join_shape(const FigureSpec& f) {
+  JoinShape sh;
+  const auto no = [&](std::string why) {
+    sh.why_not = std::move(why);
+    return sh;
+  };
+  if (f.k() != f.n_lines()) return no("every line must have the common sum (equal_lines below the lines)");
+  if (static_cast<int>(f.numbers.size()) != f.n_points()) return no("there must be as many numbers as points");
+  if (f.numbers.back() - f.numbers.front() + 1 > kMaxSpan)
+    return no("the numbers must lie within " + std::to_string(kMaxSpan) + " consecutive integers");
+  if (f.n_lines() < 2) return no("it has fewer than two lines");
+  const Incidence in = incidence(f);
+  for (int p = 0; p < f.n_points(); ++p) {
+    const std::size_t d = in.lines_of[static_cast<std::size_t>(p)].size();
+    if (d == 0) return no("point " + std::to_string(p) + " is on no line");
+    if (d > 2) return no("point " + std::to_string(p) + " is on more than two lines");
+  }
+  Walk w;
+  if (std::string why = walk_lines(f, in, sh.ring, w); !why.empty()) return no(why);
+  const int m = f.n_lines();
+  int joints = 0;
+  for (const auto& ls : in.lines_of) joints += ls.size() == 2;
+  sh.sums = feasible_sums(f, joints);
+  if (sh.ring) {
+    if (PointPerm g = line_map(f, in, w, true, false); !g.empty()) {
+      sh.anchors.push_back(ring_anchor(f, in, w, 0));
+      sh.multiplicity = static_cast<std::uint64_t>(m);
+      sh.symmetry = std::move(g);
+    } else {
+      for (int j = 0; j < m; ++j) sh.anchors.push_back(ring_anchor(f, in, w, j));
+    }
+  } else {
+    const int c = m / 2, c2 = m - c;
+    sh.anchors.push_back(chain_anchor(f, in, w, c, c2));
+    if (c2 != c) {
+      if (PointPerm g = line_map(f, in, w, false, true); !g.empty()) {
+        sh.multiplicity = 2;
+        sh.symmetry = std::move(g);
+      } else {
+        sh.anchors.push_back(chain_anchor(f, in, w, c2, c));
+      }
+    }
+  }
+  return sh;
+}
+
+namespace {
+
+// ---- the table ------------------------------------------------------------
+
+struct Entry {
+  std::uint64_t key = 0;  // 0: empty (every key holds at least one number)
+  std::uint64_t count = 0;
+  Digest sum;
+};
+
+// Open addressing, linear probing; refuses to grow past `max_entries`.
+class JoinTable {
+ public:
+  explicit JoinTable(std::uint64_t max_entries) : max_(max_entries) { slots_.resize(1024); }
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), Entry{});
+    n_ = 0;
+  }
+  bool add(std::uint64_t key, const Digest& h) {
+    if ((n_ + 1) * 2 > slots_.size() && !grow()) return false;
+    Entry& e = slot(key);
+    if (e.key == 0) {
+      e.key = key;
+      ++n_;
+    }
+    ++e.count;
+    e.sum.merge(h);
+    return true;
+  }
+  const Entry* find(std::uint64_t key) const {
+    for (std::size_t i = mix(key) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const Entry& e = slots_[i];
+      if (e.key == key) return &e;
+      if (e.key == 0) return nullptr;
+    }
+  }
+  std::uint64_t size() const { return n_; }
+  std::uint64_t bytes() const { return slots_.size() * sizeof(Entry); }
+
+ private:
+  static std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+  }
+  Entry& slot(std::uint64_t key) {
+    std::size_t i = mix(key) & (slots_.size() - 1);
+    while (slots_[i].key != 0 && slots_[i].key != key) i = (i + 1) & (slots_.size() - 1);
+    return slots_[i];
+  }
+  bool grow() {
+    if (slots_.size() >= max_ * 2) return false;
+    std::vector<Entry> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (const Entry& e : old)
+      if (e.key) slot(e.key) = e;
+    return true;
+  }
+  std::vector<Entry> slots_;
+  std::uint64_t n_ = 0, max_;
+};
+
+// ---- the arms' search -------------------------------------------------------
+
+// Walks one arm depth first; at each end calls leaf(used, hash, meet label).
+template <class Leaf>
+class ArmWalk {
+ public:
+  ArmWalk(const JoinArm& arm, const FigureJoinProblem::Tables& t, int sum, int least, std::uint64_t above,
+          bool keeps_meet, Leaf& leaf, const std::function<bool()>& poll, std::uint64_t& nodes)
+      : nodes_(nodes), arm_(arm), t_(t), sum_(sum), least_(least), above_(above), keeps_meet_(keeps_meet), leaf_(leaf), poll_(poll) {}
+
+  // False when stopped.
+  bool run(int anchor_label, std::uint64_t used) { return line(0, anchor_label, used, Digest{}, -1); }
+
+ private:
+  // Line i, entered with the incoming joint's label `in`.
+  bool line(std::size_t i, int in, std::uint64_t used, Digest h, int meet) {
+    if (i == arm_.steps.size()) {
+      leaf_(used, h, meet);
+      return true;
+    }
+    const JoinStep& st = arm_.steps[i];
+    return place(i, st, 0, sum_ - in, used, h, meet, -1);
+  }
+
+  // The k-th unknown of line i, with `left` of the line's sum to reach.
+  bool place(std::size_t i, const JoinStep& st, std::size_t k, int left, std::uint64_t used, Digest h, int meet,
+             int next_in) {
+    if (++since_poll_ >= 4096) {
+      since_poll_ = 0;
+      if (poll_()) return false;
+    }
+    if (k == st.unknowns.size()) return left == 0 ? line(i + 1, next_in, used, h, meet) : true;
+    const int p = st.unknowns[k];
+    const bool last = k + 1 == st.unknowns.size();
+    const bool is_meet = p == arm_.meet && k == 0 && i + 1 == arm_.steps.size();
+    std::uint64_t cand = t_.allowed[static_cast<std::size_t>(p)] & ~used;
+    if (above_ >> p & 1) cand &= least_ - t_.min + 1 >= 64 ? 0 : ~((2ull << (least_ - t_.min)) - 1);
+    if (last) {
+      const int v = left;
+      if (v < t_.min || v >= t_.min + t_.span || !(cand >> (v - t_.min) & 1)) return true;
+      return take(i, st, k, p, v, 0, used, h, meet, next_in, is_meet);
+    }
+    for (; cand; cand &= cand - 1) {
+      const int v = t_.min + std::countr_zero(cand);
+      if (v > left) break;
+      if (!take(i, st, k, p, v, left - v, used, h, meet, next_in, is_meet)) return false;
+    }
+    return true;
+  }
+
+  bool take(std::size_t i, const JoinStep& st, std::size_t k, int p, int v, int left, std::uint64_t used, Digest h,
+            int meet, int next_in, bool is_meet) {
+    ++nodes_;
+    if (k == 0 && st.leads_on) next_in = v;
+    if (is_meet) {
+      meet = v;
+      if (!keeps_meet_) return place(i, st, k + 1, left, used, h, meet, next_in);
+    }
+    h.merge(t_.hashes.at(p, v));
+    return place(i, st, k + 1, left, used | 1ull << (v - t_.min), h, meet, next_in);
+  }
+
+  std::uint64_t& nodes_;  // the task's: the runner's probe stops a walk by them
+  const JoinArm& arm_;
+  const FigureJoinProblem::Tables& t_;
+  int sum_, least_;
+  std::uint64_t above_;
+  bool keeps_meet_;
+  Leaf& leaf_;
+  const std::function<bool()>& poll_;
+  unsigned since_poll_ = 0;
+};
+
+std::uint64_t key_of(std::uint64_t used, int meet, int min) {
+  return meet < 0 ? used : used | static_cast<std::uint64_t>(meet - min) << kMaxSpan;
+}
+
+std::uint64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : std::uint64_t{1} << 32;
+}
+
+}  // namespace
+
+FigureJoinProblem::FigureJoinProblem(const FigureSpec& figure, std::uint64_t group_order, nlohmann::json problem,
+                                     std::uint64_t memory_bytes)
+    : problem_(std::move(problem)),
+      group_order_(group_order),
+      memory_(memory_bytes ? memory_bytes : physical_memory() / 2),
+      shape_(join_shape(figure)) {
+  if (!shape_.why_not.empty())
+    throw SpecError("figure " + (figure.name.empty() ? std::string("(file)") : figure.name) +
+                    " has no counting method: --count joins the halves of a ring or chain of lines, and " +
+                    shape_.why_not);
+  problem_["count"] = "join";
+  tables_.min = figure.numbers.front();
+  tables_.span = figure.numbers.back() - tables_.min + 1;
+  for (int v : figure.numbers) tables_.all |= 1ull << (v - tables_.min);
+  tables_.allowed.assign(static_cast<std::size_t>(figure.n_points()), tables_.all);
+  if (!figure.ranges.empty())
+    for (int p = 0; p < figure.n_points(); ++p) {
+      const auto [lo, hi] = figure.ranges[static_cast<std::size_t>(p)];
+      std::uint64_t m = 0;
+      for (int v = std::max(lo, tables_.min); v <= hi && v < tables_.min + tables_.span; ++v) m |= 1ull << (v - tables_.min);
+      tables_.allowed[static_cast<std::size_t>(p)] &= m;
+    }
+  // One anchor for all m rotations (or both directions): the hashes sum over them.
+  std::vector<PointPerm> gens;
+  if (!shape_.symmetry.empty()) gens.push_back(shape_.symmetry);
+  tables_.hashes = PointHashes(figure.n_points(), tables_.min, tables_.span, gens, shape_.multiplicity);
+}
+
+bool wants_count(const nlohmann::json& spec, const std::string& what) {
+  if (!spec.contains("count")) return false;
+  const nlohmann::json& c = spec.at("count");
+  if (c.is_boolean()) return c.get<bool>();
+  if (c == "join") return true;
+  throw SpecError(what + ": unknown \"count\" " + c.dump().substr(0, 40) + " (use true or \"join\")");
+}
+
+std::uint64_t count_memory_bytes(const nlohmann::json& spec, const std::string& what) {
+  if (!spec.contains("memory")) return 0;
+  const nlohmann::json& m = spec.at("memory");
+  if (!m.is_number_unsigned() || m.get<std::uint64_t>() == 0 || m.get<std::uint64_t>() > (std::uint64_t{1} << 40))
+    throw SpecError(what + ": \"memory\" must be a whole number of MiB, 1 to 2^40");
+  if (!wants_count(spec, what)) throw SpecError(what + ": \"memory\" bounds a counting run's tables: it needs \"count\"");
+  return m.get<std::uint64_t>() << 20;
+}
+
+void FigureJoinProblem::cut(int depth, SinkRef<State> sink) const {
+  if (depth == 0) {
+    sink(JoinTask{}, false);
+    return;
+  }
+  for (int k : shape_.sums)
+    for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
+      if (tables_.all >> (v - tables_.min) & 1)
+        sink(JoinTask{k, static_cast<std::uint16_t>(v), 1}, true);
+}
+
+void FigureJoinProblem::run(const JoinTask& s, TaskRecord& rec, Poll& poll) const {
+  if (s.level == 1) {
+    count_into(s, rec, poll, nullptr);
+    return;
+  }
+  for (int k : shape_.sums)
+    for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
+      if (tables_.all >> (v - tables_.min) & 1)
+        if (!count_into(JoinTask{k, static_cast<std::uint16_t>(v), 1}, rec, poll, nullptr)) return;
+}
+
+TaskRecord FigureJoinProblem::count_task(const JoinTask& t, JoinStats* stats) const {
+  TaskRecord rec;
+  std::uint64_t nodes = 0;
+  Poll poll{[](void*) { return false; }, nullptr, &nodes, 1};
+  count_into(t, rec, poll, stats);
+  rec.nodes = nodes;
+  return rec;
+}
+
+// One task into rec: every anchor, in as many passes as the memory needs.
+bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& poll, JoinStats* stats) const {
+  const std::function<bool()> stop = [&] { return poll.stop && poll.ctx && poll.stop(poll.ctx); };
+  const std::uint64_t budget = std::max<std::uint64_t>(memory_ / std::max(1u, poll.threads) / (2 * sizeof(Entry)), 1024);
+  std::uint64_t total = 0;
+  Digest digest;
+  for (const JoinAnchor& an : shape_.anchors) {
+    if (!(tables_.allowed[static_cast<std::size_t>(an.point)] >> (t.least - tables_.min) & 1)) continue;
+    const std::uint64_t anchor_bit = 1ull << (t.least - tables_.min);
+    const Digest h_anchor = tables_.hashes.at(an.point, t.least);
+    // The pattern's numbers: the smallest ones other than the anchor's.
+    std::vector<std::uint64_t> split_bits;
+    for (std::uint64_t m = tables_.all & ~anchor_bit; m; m &= m - 1) split_bits.push_back(m & -m);
+    JoinTable table(budget);
+    for (std::size_t d = 0;; ++d) {
+      if (d > split_bits.size()) throw std::logic_error("figure-join: a task does not fit the memory however split");
+      std::uint64_t z = 0;
+      for (std::size_t i = 0; i < d; ++i) z |= split_bits[i];
+      std::uint64_t t_total = 0;
+      Digest t_digest;
+      bool fits = true;
+      for (std::uint64_t pattern = 0; pattern < (std::uint64_t{1} << d) && fits; ++pattern) {
+        std::uint64_t want = 0;  // the pattern's numbers that arm A holds
+        for (std::size_t i = 0; i < d; ++i)
+          if (pattern >> i & 1) want |= split_bits[i];
+        table.clear();
+        auto keep = [&](std::uint64_t used, const Digest& h, int meet) {
+          if ((used & z) != want || !fits) return;
+          if (!table.add(key_of(used & ~anchor_bit, meet, tables_.min), h)) fits = false;
+        };
+        ArmWalk<decltype(keep)> wa(an.a, tables_, t.sum, t.least, an.above, true, keep, stop, *poll.nodes);
+        if (!wa.run(t.least, anchor_bit)) return false;
+        if (!fits) break;
+        if (stats) {
+          ++stats->passes;
+          stats->max_entries = std::max(stats->max_entries, table.size());
+          stats->max_bytes = std::max(stats->max_bytes, table.bytes());
+        }
+        const std::uint64_t rest = tables_.all & ~anchor_bit;
+        auto join = [&](std::uint64_t used, const Digest& h, int meet) {
+          const std::uint64_t b = used & ~anchor_bit;
+          if ((b & z) != (z & ~want)) return;
+          if (stats) ++stats->lookups;
+          const Entry* e = table.find(key_of(rest & ~b, meet, tables_.min));
+          if (!e) return;
+          if (stats) ++stats->hits;
+          add_count(t_total, e->count, "total counts");
+          // cA cB labellings: cB = 1 here, one end of arm B at a time.
+          t_digest.merge(e->sum);
+          t_digest.merge(h.times(e->count));
+          t_digest.merge(h_anchor.times(e->count));
+        };
+        ArmWalk<decltype(join)> wb(an.b, tables_, t.sum, t.least, an.above, false, join, stop, *poll.nodes);
+        if (!wb.run(t.least, anchor_bit)) return false;
+      }
+      if (!fits) continue;
+      add_count(total, t_total, "total counts");
+      digest.merge(t_digest);
+      break;
+    }
+  }
+  std::uint64_t all = 0;
+  if (__builtin_mul_overflow(total, shape_.multiplicity, &all)) count_overflow("total counts");
+  // The task's labellings are whole orbits (figure_join.hpp), each of |G|.
+  if (all % group_order_)
+    throw std::logic_error("figure-join: a task's " + std::to_string(all) + " labellings are not whole orbits of " +
+                           std::to_string(group_order_));
+  TaskRecord one;
+  one.total = all;
+  one.unique = all / group_order_;
+  one.digest = digest;
+  if (one.unique) one.by_key[t.sum] = one.unique;
+  rec.merge(one);
+  return true;
+}
+
+}  // namespace magic
