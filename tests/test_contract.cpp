@@ -796,3 +796,123 @@ TEST(Registry, UnknownOrMalformedSpecsAreSpecErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---- counting runs (--count, figure/figure_join.hpp) --------------------------
+// A counting task emits nothing and adds its counts and additive digest to
+// its record; the runner must treat it like any other task.  Each case's
+// reference is the enumeration of the same problem: its counts and its
+// additive_digest.
+
+struct CountCase {
+  std::string name;
+  nlohmann::json spec;  // the enumeration's; the counting run adds "count": true
+  std::uint64_t unique;
+  std::string source;
+};
+void PrintTo(const CountCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<CountCase> count_cases() {
+  return {
+      {"graph_cycle8_vmt", {{"name", "graph"}, {"builtin", "cycle-8"}, {"labeling", "vertex-magic-total"}}, 282,
+       "OEIS A145692"},
+      {"graph_path7_emt", {{"name", "graph"}, {"builtin", "path-7"}, {"labeling", "edge-magic-total"}}, 5344,
+       "OEIS A237426"},
+      {"figure_triangle4", {{"name", "figure"}, {"builtin", "triangle-4"}}, 18,
+       "the 18 perimeter magic triangles of order 4 (Trigg 1964)"},
+  };
+}
+
+class ContractCount : public ::testing::TestWithParam<CountCase> {
+ protected:
+  RunResult count(const RunOptions& ro) const {
+    nlohmann::json spec = GetParam().spec;
+    spec["count"] = true;
+    return magic::run_spec(spec, ro).result;
+  }
+  Runner counting() const {
+    return [this](const RunOptions& ro) { return count(ro); };
+  }
+};
+
+void expect_same_count(const RunResult& r, const RunResult& ref, const std::string& what) {
+  EXPECT_EQ(r.digest_kind, "additive") << what;
+  EXPECT_EQ(r.digest, ref.digest) << what;
+  EXPECT_EQ(r.unique, ref.unique) << what;
+  EXPECT_EQ(r.total, ref.total) << what;
+  EXPECT_EQ(r.by_key, ref.by_key) << what;
+  EXPECT_TRUE(r.exhaustive) << what;
+}
+
+TEST_P(ContractCount, CountsAndDigestEqualTheEnumeration) {
+  const RunResult e = magic::run_spec(GetParam().spec, {.threads = 1}).result;
+  const RunResult c = count({.threads = 1});
+  EXPECT_EQ(e.unique, GetParam().unique) << GetParam().source;
+  EXPECT_EQ(e.digest_kind, "solutions");
+  ASSERT_TRUE(e.has_additive);
+  EXPECT_EQ(c.digest_kind, "additive");
+  EXPECT_EQ(c.digest, e.additive);
+  EXPECT_EQ(c.unique, e.unique);
+  EXPECT_EQ(c.total, e.total);
+  EXPECT_EQ(c.by_key, e.by_key);
+  EXPECT_GT(c.tasks, 0u);
+}
+
+TEST_P(ContractCount, SameResultForAnyThreadsSplitDepthAndChunk) {
+  const RunResult ref = count({.threads = 1, .split_depth = 0});
+  for (unsigned t : {1u, 2u, 3u, 8u})
+    for (int d : {-1, 0, 1, 5}) expect_same_count(count({.threads = t, .split_depth = d}), ref, "threads " + std::to_string(t) + " depth " + std::to_string(d));
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}}) {
+    RunOptions ro{.threads = 3};
+    ro.task_chunk = chunk;
+    expect_same_count(count(ro), ref, "chunk " + std::to_string(chunk));
+  }
+  // Forced adaptive splitting has nothing to split: a counting task is one piece.
+  expect_same_count(count(forced_split({.threads = 3, .split_depth = 0}, 1)), ref, "forced splits");
+}
+
+TEST_P(ContractCount, ShardsAddUpToTheWhole) {
+  const RunResult whole = count({});
+  for (std::uint32_t m : {2u, 3u, 7u}) {
+    magic::TaskRecord sum;
+    std::uint64_t tasks = 0;
+    for (std::uint32_t i = 0; i < m; ++i) {
+      const RunResult r = count({.shard_index = i, .shard_count = m});
+      sum.merge({r.unique, r.total, 0, 0, r.digest, r.additive, r.by_key});
+      tasks += r.tasks_run;
+    }
+    EXPECT_EQ(tasks, whole.tasks) << m;
+    EXPECT_EQ(sum.digest, whole.digest) << m;
+    EXPECT_EQ(sum.unique, whole.unique) << m;
+    EXPECT_EQ(sum.total, whole.total) << m;
+    EXPECT_EQ(sum.by_key, whole.by_key) << m;
+  }
+}
+
+TEST_P(ContractCount, CheckpointResumesOnAnotherThreadCount) {
+  const RunResult whole = count({.split_depth = 1});
+  const ScratchPath path("contract_count_" + GetParam().name);
+  std::atomic<bool> stop{false};
+  const RunResult part = count(stopped_after_a_third(path, stop, 1));
+  EXPECT_TRUE(part.interrupted);
+  RunOptions again{.threads = 3, .split_depth = 1};
+  again.checkpoint = path.str();
+  const RunResult rest = count(again);
+  EXPECT_EQ(rest.tasks_resumed, part.tasks_saved);
+  EXPECT_EQ(rest.tasks_run + rest.tasks_resumed, whole.tasks);
+  expect_same_count(rest, whole, "resumed");
+}
+
+TEST_P(ContractCount, SolutionsAStopAndTheHashSetAreRefused) {
+  EXPECT_THROW(count({.solutions = 1}), magic::SpecError);
+  EXPECT_THROW(count({.limit = 1}), magic::SpecError);
+  RunOptions hs;
+  hs.dedup = magic::DedupMode::HashSet;
+  EXPECT_THROW(count(hs), magic::SpecError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, ContractCount, ::testing::ValuesIn(count_cases()),
+                         [](const auto& param) { return param.param.name; });
+
+}  // namespace

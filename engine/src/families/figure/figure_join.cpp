@@ -242,7 +242,7 @@ struct Entry {
 // Open addressing, linear probing; refuses to grow past `max_entries`.
 class JoinTable {
  public:
-  explicit JoinTable(std::uint64_t max_entries) : max_(max_entries) { slots_.resize(1024); }
+  explicit JoinTable(std::uint64_t max_entries) : max_(max_entries) { slots_.resize(128); }
   void clear() {
     std::fill(slots_.begin(), slots_.end(), Entry{});
     n_ = 0;
@@ -454,7 +454,7 @@ TaskRecord FigureJoinProblem::count_task(const JoinTask& t, JoinStats* stats) co
 // One task into rec: every anchor, in as many passes as the memory needs.
 bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& poll, JoinStats* stats) const {
   const std::function<bool()> stop = [&] { return poll.stop && poll.ctx && poll.stop(poll.ctx); };
-  const std::uint64_t budget = std::max<std::uint64_t>(memory_ / std::max(1u, poll.threads) / (2 * sizeof(Entry)), 1024);
+  const std::uint64_t budget = std::max<std::uint64_t>(memory_ / std::max(1u, poll.threads) / (2 * sizeof(Entry)), 64);
   std::uint64_t total = 0;
   Digest digest;
   for (const JoinAnchor& an : shape_.anchors) {
@@ -471,6 +471,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
       for (std::size_t i = 0; i < d; ++i) z |= split_bits[i];
       std::uint64_t t_total = 0;
       Digest t_digest;
+      JoinStats level;  // kept only if every pass of this split fits
       bool fits = true;
       for (std::uint64_t pattern = 0; pattern < (std::uint64_t{1} << d) && fits; ++pattern) {
         std::uint64_t want = 0;  // the pattern's numbers that arm A holds
@@ -484,19 +485,17 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         ArmWalk<decltype(keep)> wa(an.a, tables_, t.sum, t.least, an.above, true, keep, stop, *poll.nodes);
         if (!wa.run(t.least, anchor_bit)) return false;
         if (!fits) break;
-        if (stats) {
-          ++stats->passes;
-          stats->max_entries = std::max(stats->max_entries, table.size());
-          stats->max_bytes = std::max(stats->max_bytes, table.bytes());
-        }
+        ++level.passes;
+        level.max_entries = std::max(level.max_entries, table.size());
+        level.max_bytes = std::max(level.max_bytes, table.bytes());
         const std::uint64_t rest = tables_.all & ~anchor_bit;
         auto join = [&](std::uint64_t used, const Digest& h, int meet) {
           const std::uint64_t b = used & ~anchor_bit;
           if ((b & z) != (z & ~want)) return;
-          if (stats) ++stats->lookups;
+          ++level.lookups;
           const Entry* e = table.find(key_of(rest & ~b, meet, tables_.min));
           if (!e) return;
-          if (stats) ++stats->hits;
+          ++level.hits;
           add_count(t_total, e->count, "total counts");
           // cA cB labellings: cB = 1 here, one end of arm B at a time.
           t_digest.merge(e->sum);
@@ -507,6 +506,13 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         if (!wb.run(t.least, anchor_bit)) return false;
       }
       if (!fits) continue;
+      if (stats) {
+        stats->passes += level.passes;
+        stats->max_entries = std::max(stats->max_entries, level.max_entries);
+        stats->max_bytes = std::max(stats->max_bytes, level.max_bytes);
+        stats->lookups += level.lookups;
+        stats->hits += level.hits;
+      }
       add_count(total, t_total, "total counts");
       digest.merge(t_digest);
       break;
