@@ -120,7 +120,7 @@ PointPerm line_map(const FigureSpec& f, const Incidence& in, const Walk& w, bool
     // Joint i (before line i) goes to the joint before line `to`, or after it reversed.
     if (ring || i > 0) {
       const int ji = w.joint[static_cast<std::size_t>(i)];
-      const int jt = reverse ? w.joint[static_cast<std::size_t>(m - i)] : w.joint[static_cast<std::size_t>(to)];
+      const int jt = reverse ? w.joint[static_cast<std::size_t>((m - i) % m)] : w.joint[static_cast<std::size_t>(to)];
       if (!map(ji, jt)) return {};
     }
   }
@@ -211,12 +211,15 @@ JoinShape join_shape(const FigureSpec& f) {
       sh.anchors.push_back(ring_anchor(f, in, w, 0));
       sh.multiplicity = static_cast<std::uint64_t>(m);
       sh.symmetry = std::move(g);
+      // The reflection fixing joint 0 maps arm a onto arm b when both have m / 2 lines.
+      if (m % 2 == 0) sh.anchors[0].mirror = line_map(f, in, w, true, true);
     } else {
       for (int j = 0; j < m; ++j) sh.anchors.push_back(ring_anchor(f, in, w, j));
     }
   } else {
     const int c = m / 2, c2 = m - c;
     sh.anchors.push_back(chain_anchor(f, in, w, c, c2));
+    if (c2 == c) sh.anchors[0].mirror = line_map(f, in, w, false, true);  // fixes the middle joint
     if (c2 != c) {
       if (PointPerm g = line_map(f, in, w, false, true); !g.empty()) {
         sh.multiplicity = 2;
@@ -236,7 +239,8 @@ namespace {
 struct Entry {
   std::uint64_t key = 0;  // 0: empty (every key holds at least one number)
   std::uint64_t count = 0;
-  Digest sum;
+  Digest sum;     // the hashes of its ends' points
+  Digest mirror;  // the same labels on the mirror images of the points (JoinAnchor::mirror)
 };
 
 // Open addressing, linear probing; refuses to grow past `max_entries`.
@@ -247,7 +251,7 @@ class JoinTable {
     std::fill(slots_.begin(), slots_.end(), Entry{});
     n_ = 0;
   }
-  bool add(std::uint64_t key, const Digest& h) {
+  bool add(std::uint64_t key, const Digest& h, const Digest& hm) {
     if ((n_ + 1) * 2 > slots_.size() && !grow()) return false;
     Entry& e = slot(key);
     if (e.key == 0) {
@@ -256,8 +260,10 @@ class JoinTable {
     }
     ++e.count;
     e.sum.merge(h);
+    e.mirror.merge(hm);
     return true;
   }
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[mix(key) & (slots_.size() - 1)]); }
   const Entry* find(std::uint64_t key) const {
     for (std::size_t i = mix(key) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
       const Entry& e = slots_[i];
@@ -265,6 +271,7 @@ class JoinTable {
       if (e.key == 0) return nullptr;
     }
   }
+  const std::vector<Entry>& slots() const { return slots_; }
   std::uint64_t size() const { return n_; }
   std::uint64_t bytes() const { return slots_.size() * sizeof(Entry); }
 
@@ -291,24 +298,65 @@ class JoinTable {
   std::uint64_t n_ = 0, max_;
 };
 
+// Lookups in a table far larger than the caches, kDepth in flight: each key
+// is prefetched when it comes and looked up kDepth keys later.
+template <class Hit>
+class Lookups {
+ public:
+  Lookups(const JoinTable& t, Hit& hit) : t_(t), hit_(hit) {}
+  ~Lookups() { flush(); }
+  void operator()(std::uint64_t key, const Digest& h, std::uint64_t count) {
+    t_.prefetch(key);
+    Pending& slot = ring_[n_++ % kDepth];
+    if (n_ > kDepth) resolve(slot);
+    slot = {key, h, count};
+  }
+  void flush() {
+    for (std::uint64_t i = n_ > kDepth ? n_ - kDepth : 0; i < n_; ++i) resolve(ring_[i % kDepth]);
+    n_ = 0;
+  }
+
+ private:
+  static constexpr std::uint64_t kDepth = 16;
+  struct Pending {
+    std::uint64_t key = 0;
+    Digest h;
+    std::uint64_t count = 0;
+  };
+  void resolve(const Pending& p) {
+    if (const Entry* e = t_.find(p.key)) hit_(*e, p.h, p.count);
+  }
+  const JoinTable& t_;
+  Hit& hit_;
+  Pending ring_[kDepth];
+  std::uint64_t n_ = 0;
+};
+
 // ---- the arms' search -------------------------------------------------------
 
-// Walks one arm depth first; at each end calls leaf(used, hash, meet label).
+// Walks one arm depth first; at each end calls leaf(used, hash, mirror
+// hash, meet label).  The mirror hash puts each label on the mirror image
+// of its point (empty mirror: not summed).
 template <class Leaf>
 class ArmWalk {
  public:
   ArmWalk(const JoinArm& arm, const FigureJoinProblem::Tables& t, int sum, int least, std::uint64_t above,
-          bool keeps_meet, Leaf& leaf, const std::function<bool()>& poll, std::uint64_t& nodes)
-      : nodes_(nodes), arm_(arm), t_(t), sum_(sum), least_(least), above_(above), keeps_meet_(keeps_meet), leaf_(leaf), poll_(poll) {}
+          bool keeps_meet, const PointPerm& mirror, Leaf& leaf, const std::function<bool()>& poll,
+          std::uint64_t& nodes)
+      : nodes_(nodes), arm_(arm), t_(t), sum_(sum), least_(least), above_(above), keeps_meet_(keeps_meet),
+        mirror_(mirror), leaf_(leaf), poll_(poll) {}
 
   // False when stopped.
-  bool run(int anchor_label, std::uint64_t used) { return line(0, anchor_label, used, Digest{}, -1); }
+  bool run(int anchor_label, std::uint64_t used) { return line(0, anchor_label, used, Hashes{}, -1); }
 
  private:
+  struct Hashes {
+    Digest own, mirror;
+  };
   // Line i, entered with the incoming joint's label `in`.
-  bool line(std::size_t i, int in, std::uint64_t used, Digest h, int meet) {
+  bool line(std::size_t i, int in, std::uint64_t used, const Hashes& h, int meet) {
     if (i == arm_.steps.size()) {
-      leaf_(used, h, meet);
+      leaf_(used, h.own, h.mirror, meet);
       return true;
     }
     const JoinStep& st = arm_.steps[i];
@@ -316,8 +364,8 @@ class ArmWalk {
   }
 
   // The k-th unknown of line i, with `left` of the line's sum to reach.
-  bool place(std::size_t i, const JoinStep& st, std::size_t k, int left, std::uint64_t used, Digest h, int meet,
-             int next_in) {
+  bool place(std::size_t i, const JoinStep& st, std::size_t k, int left, std::uint64_t used, const Hashes& h,
+             int meet, int next_in) {
     if (++since_poll_ >= 4096) {
       since_poll_ = 0;
       if (poll_()) return false;
@@ -341,15 +389,17 @@ class ArmWalk {
     return true;
   }
 
-  bool take(std::size_t i, const JoinStep& st, std::size_t k, int p, int v, int left, std::uint64_t used, Digest h,
-            int meet, int next_in, bool is_meet) {
+  bool take(std::size_t i, const JoinStep& st, std::size_t k, int p, int v, int left, std::uint64_t used,
+            Hashes h, int meet, int next_in, bool is_meet) {
     ++nodes_;
     if (k == 0 && st.leads_on) next_in = v;
     if (is_meet) {
       meet = v;
       if (!keeps_meet_) return place(i, st, k + 1, left, used, h, meet, next_in);
     }
-    h.merge(t_.hashes.at(p, v));
+    h.own.merge(t_.hashes.at(p, v));
+    // The meet joint is the mirror arm's too: its label is hashed once, here.
+    if (!mirror_.empty() && !is_meet) h.mirror.merge(t_.hashes.at(mirror_[static_cast<std::size_t>(p)], v));
     return place(i, st, k + 1, left, used | 1ull << (v - t_.min), h, meet, next_in);
   }
 
@@ -359,6 +409,7 @@ class ArmWalk {
   int sum_, least_;
   std::uint64_t above_;
   bool keeps_meet_;
+  const PointPerm& mirror_;
   Leaf& leaf_;
   const std::function<bool()>& poll_;
   unsigned since_poll_ = 0;
@@ -451,70 +502,147 @@ TaskRecord FigureJoinProblem::count_task(const JoinTask& t, JoinStats* stats) co
   return rec;
 }
 
+namespace {
+
+// The pattern a pass keeps: arm a's ends whose numbers on `z` are `want`
+// (the other arm then has z & ~want there); in a ring joined with itself,
+// the ends that meet at one joint's label (`meet`, or -1: any).
+struct Pass {
+  std::uint64_t z = 0, want = 0;
+  int meet = -1;
+};
+
+// The passes of one split level d: 2^d patterns on the d smallest numbers
+// other than the anchor's; for a ring joined with itself, one meeting
+// label a pass (an end and its partner meet at the same label) times
+// 2^(d-1) patterns.  Empty when d is past what the split can reach.
+// 2^d patterns on the d smallest of `numbers`, meeting at `meet`.
+void add_patterns(std::size_t d, std::uint64_t numbers, int meet, std::vector<Pass>& out) {
+  std::vector<std::uint64_t> bits;
+  for (std::uint64_t m = numbers; m && bits.size() < d; m &= m - 1) bits.push_back(m & -m);
+  if (bits.size() < d) return;
+  std::uint64_t z = 0;
+  for (std::uint64_t b : bits) z |= b;
+  for (std::uint64_t pattern = 0; pattern < (std::uint64_t{1} << d); ++pattern) {
+    Pass p{z, 0, meet};
+    for (std::size_t i = 0; i < d; ++i)
+      if (pattern >> i & 1) p.want |= bits[i];
+    out.push_back(p);
+  }
+}
+
+std::vector<Pass> passes_at(std::size_t d, std::uint64_t numbers, bool by_meet, int min) {
+  std::vector<Pass> out;
+  if (!by_meet || d == 0) {
+    add_patterns(d, numbers, -1, out);
+    return out;
+  }
+  // A pattern must miss the meeting label: both halves hold it.
+  for (std::uint64_t m = numbers; m; m &= m - 1)
+    add_patterns(d - 1, numbers & ~(m & -m), min + std::countr_zero(m), out);
+  if (out.size() < (std::size_t{1} << (d - 1))) out.clear();
+  return out;
+}
+
+// What one level of passes adds, kept only when every pass fits.
+struct Tally {
+  std::uint64_t total = 0;
+  Digest digest;
+  JoinStats stats;
+  void add(std::uint64_t ca, std::uint64_t cb, const Digest& sa, const Digest& sb, const Digest& h_anchor) {
+    std::uint64_t both = 0;
+    if (__builtin_mul_overflow(ca, cb, &both)) count_overflow("total counts");
+    add_count(total, both, "total counts");
+    digest.merge(sa.times(cb));
+    digest.merge(sb.times(ca));
+    digest.merge(h_anchor.times(both));
+  }
+};
+
+}  // namespace
+
 // One task into rec: every anchor, in as many passes as the memory needs.
 bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& poll, JoinStats* stats) const {
   const std::function<bool()> stop = [&] { return poll.stop && poll.ctx && poll.stop(poll.ctx); };
   const std::uint64_t budget = std::max<std::uint64_t>(memory_ / std::max(1u, poll.threads) / (2 * sizeof(Entry)), 64);
   std::uint64_t total = 0;
   Digest digest;
+  JoinTable table(budget);
   for (const JoinAnchor& an : shape_.anchors) {
     if (!(tables_.allowed[static_cast<std::size_t>(an.point)] >> (t.least - tables_.min) & 1)) continue;
     const std::uint64_t anchor_bit = 1ull << (t.least - tables_.min);
+    const std::uint64_t rest = tables_.all & ~anchor_bit;
     const Digest h_anchor = tables_.hashes.at(an.point, t.least);
-    // The pattern's numbers: the smallest ones other than the anchor's.
-    std::vector<std::uint64_t> split_bits;
-    for (std::uint64_t m = tables_.all & ~anchor_bit; m; m &= m - 1) split_bits.push_back(m & -m);
-    JoinTable table(budget);
+    const bool self = !an.mirror.empty();
+    const bool by_meet = self && an.a.meet >= 0;
+    // Arm a's end's key, and its partner's: the rest of the numbers (and,
+    // in a ring, the same meeting joint, which arm a labels).
+    const auto key = [&](std::uint64_t used, int meet) { return key_of(used & ~anchor_bit, meet, tables_.min); };
+    const auto partner = [&](std::uint64_t key_a) {
+      const std::uint64_t mask = key_a & ((std::uint64_t{1} << kMaxSpan) - 1);
+      if (an.a.meet < 0) return rest & ~mask;
+      const std::uint64_t meet_off = key_a >> kMaxSpan;
+      return ((rest & ~mask) | (std::uint64_t{1} << meet_off)) | (meet_off << kMaxSpan);
+    };
     for (std::size_t d = 0;; ++d) {
-      if (d > split_bits.size()) throw std::logic_error("figure-join: a task does not fit the memory however split");
-      std::uint64_t z = 0;
-      for (std::size_t i = 0; i < d; ++i) z |= split_bits[i];
-      std::uint64_t t_total = 0;
-      Digest t_digest;
-      JoinStats level;  // kept only if every pass of this split fits
+      const std::vector<Pass> passes = passes_at(d, rest, by_meet, tables_.min);
+      if (passes.empty()) throw std::logic_error("figure-join: a task does not fit the memory however it is split");
+      Tally level;
       bool fits = true;
-      for (std::uint64_t pattern = 0; pattern < (std::uint64_t{1} << d) && fits; ++pattern) {
-        std::uint64_t want = 0;  // the pattern's numbers that arm A holds
-        for (std::size_t i = 0; i < d; ++i)
-          if (pattern >> i & 1) want |= split_bits[i];
+      for (const Pass& ps : passes) {
         table.clear();
-        auto keep = [&](std::uint64_t used, const Digest& h, int meet) {
-          if ((used & z) != want || !fits) return;
-          if (!table.add(key_of(used & ~anchor_bit, meet, tables_.min), h)) fits = false;
+        // A self-join keeps both halves of a pair: the pattern and its complement.
+        const auto kept = [&](std::uint64_t used, int meet) {
+          const std::uint64_t m = used & ps.z;
+          if (ps.meet >= 0 && meet != ps.meet) return false;
+          return m == ps.want || (self && m == (ps.z & ~ps.want));
         };
-        ArmWalk<decltype(keep)> wa(an.a, tables_, t.sum, t.least, an.above, true, keep, stop, *poll.nodes);
+        auto keep = [&](std::uint64_t used, const Digest& h, const Digest& hm, int meet) {
+          if (fits && kept(used, meet) && !table.add(key(used, meet), h, hm)) fits = false;
+        };
+        ArmWalk<decltype(keep)> wa(an.a, tables_, t.sum, t.least, an.above, true, an.mirror, keep, stop, *poll.nodes);
         if (!wa.run(t.least, anchor_bit)) return false;
         if (!fits) break;
-        ++level.passes;
-        level.max_entries = std::max(level.max_entries, table.size());
-        level.max_bytes = std::max(level.max_bytes, table.bytes());
-        const std::uint64_t rest = tables_.all & ~anchor_bit;
-        auto join = [&](std::uint64_t used, const Digest& h, int meet) {
-          const std::uint64_t b = used & ~anchor_bit;
-          if ((b & z) != (z & ~want)) return;
-          ++level.lookups;
-          const Entry* e = table.find(key_of(rest & ~b, meet, tables_.min));
-          if (!e) return;
-          ++level.hits;
-          add_count(t_total, e->count, "total counts");
-          // cA cB labellings: cB = 1 here, one end of arm B at a time.
-          t_digest.merge(e->sum);
-          t_digest.merge(h.times(e->count));
-          t_digest.merge(h_anchor.times(e->count));
+        ++level.stats.passes;
+        level.stats.max_entries = std::max(level.stats.max_entries, table.size());
+        level.stats.max_bytes = std::max(level.stats.max_bytes, table.bytes());
+        auto hit = [&](const Entry& e, const Digest& h, std::uint64_t count) {
+          ++level.stats.hits;
+          // e is arm a's end (or, joined with itself, the partner: its mirror is the second half).
+          level.add(e.count, count, self ? e.mirror : e.sum, h, h_anchor);
         };
-        ArmWalk<decltype(join)> wb(an.b, tables_, t.sum, t.least, an.above, false, join, stop, *poll.nodes);
-        if (!wb.run(t.least, anchor_bit)) return false;
+        Lookups<decltype(hit)> look(table, hit);
+        if (self) {
+          // Each end of arm a as the first half, its partner mirrored as the second.
+          for (const Entry& e : table.slots()) {
+            if (!e.key || (e.key & ps.z) != ps.want) continue;
+            if (ps.meet >= 0 && static_cast<int>(e.key >> kMaxSpan) + tables_.min != ps.meet) continue;
+            ++level.stats.lookups;
+            look(partner(e.key), e.sum, e.count);
+          }
+        } else {
+          auto join = [&](std::uint64_t used, const Digest& h, const Digest&, int meet) {
+            if ((used & ps.z) != (ps.z & ~ps.want)) return;
+            ++level.stats.lookups;
+            look(partner(key(used, meet)), h, 1);
+          };
+          static const PointPerm kNoMirror;
+          ArmWalk<decltype(join)> wb(an.b, tables_, t.sum, t.least, an.above, false, kNoMirror, join, stop,
+                                     *poll.nodes);
+          if (!wb.run(t.least, anchor_bit)) return false;
+        }
+        look.flush();
       }
       if (!fits) continue;
       if (stats) {
-        stats->passes += level.passes;
-        stats->max_entries = std::max(stats->max_entries, level.max_entries);
-        stats->max_bytes = std::max(stats->max_bytes, level.max_bytes);
-        stats->lookups += level.lookups;
-        stats->hits += level.hits;
+        stats->passes += level.stats.passes;
+        stats->max_entries = std::max(stats->max_entries, level.stats.max_entries);
+        stats->max_bytes = std::max(stats->max_bytes, level.stats.max_bytes);
+        stats->lookups += level.stats.lookups;
+        stats->hits += level.stats.hits;
       }
-      add_count(total, t_total, "total counts");
-      digest.merge(t_digest);
+      add_count(total, level.total, "total counts");
+      digest.merge(level.digest);
       break;
     }
   }

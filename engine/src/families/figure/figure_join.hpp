@@ -70,6 +70,11 @@ struct JoinAnchor {
   int point = 0;
   std::uint64_t above = 0;  // points (bits) whose labels must exceed the anchor's
   JoinArm a, b;             // a is kept in the table, b looks up
+  // A symmetry of the figure fixing the anchor that maps arm a onto arm b
+  // (an even ring's or chain's reflection), or empty.  With one, arm b is
+  // never searched: its ends are arm a's, mirrored, and the table joins
+  // with itself (each entry also sums the hashes of its mirror image).
+  PointPerm mirror;
 };
 
 // The ring or chain of a figure, or why it is neither.
