@@ -14,6 +14,7 @@ std::string FigureFamily::echo(const nlohmann::json& problem) {
     s += " group=" + problem.at("group").value("source", std::string("?")) + ":" +
          problem.at("group").value("order", nlohmann::json()).dump();
   if (problem.contains("symmetry_breaking")) s += " symmetry_breaking=" + problem.at("symmetry_breaking").dump();
+  if (problem.contains("count") && problem.at("count").is_string()) s += " count=" + problem.at("count").get<std::string>();
   return s;
 }
 

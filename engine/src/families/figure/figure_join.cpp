@@ -298,6 +298,40 @@ class JoinTable {
   std::uint64_t n_ = 0, max_;
 };
 
+// Inserts into a table far larger than the caches, kDepth in flight, as
+// Lookups below: each end is prefetched when it comes and added kDepth
+// ends later.  False once the table is full (nothing more is added).
+class Inserts {
+ public:
+  explicit Inserts(JoinTable& t) : t_(t) {}
+  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm) {
+    t_.prefetch(key);
+    Pending& slot = ring_[n_++ % kDepth];
+    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm);
+    slot = {key, h, hm};
+    return ok_;
+  }
+  bool flush() {
+    for (std::uint64_t i = n_ > kDepth ? n_ - kDepth : 0; i < n_ && ok_; ++i) {
+      const Pending& p = ring_[i % kDepth];
+      ok_ = t_.add(p.key, p.h, p.hm);
+    }
+    n_ = 0;
+    return ok_;
+  }
+
+ private:
+  static constexpr std::uint64_t kDepth = 16;
+  struct Pending {
+    std::uint64_t key = 0;
+    Digest h, hm;
+  };
+  JoinTable& t_;
+  Pending ring_[kDepth];
+  std::uint64_t n_ = 0;
+  bool ok_ = true;
+};
+
 // Lookups in a table far larger than the caches, kDepth in flight: each key
 // is prefetched when it comes and looked up kDepth keys later.
 template <class Hit>
@@ -597,11 +631,13 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
           if (ps.meet >= 0 && meet != ps.meet) return false;
           return m == ps.want || (self && m == (ps.z & ~ps.want));
         };
+        Inserts insert(table);
         auto keep = [&](std::uint64_t used, const Digest& h, const Digest& hm, int meet) {
-          if (fits && kept(used, meet) && !table.add(key(used, meet), h, hm)) fits = false;
+          if (fits && kept(used, meet) && !insert(key(used, meet), h, hm)) fits = false;
         };
         ArmWalk<decltype(keep)> wa(an.a, tables_, t.sum, t.least, an.above, true, an.mirror, keep, stop, *poll.nodes);
         if (!wa.run(t.least, anchor_bit)) return false;
+        if (fits && !insert.flush()) fits = false;
         if (!fits) break;
         ++level.stats.passes;
         level.stats.max_entries = std::max(level.stats.max_entries, table.size());

@@ -107,6 +107,7 @@ std::string GraphFamily::echo(const nlohmann::json& problem) {
          problem.at("group").value("order", nlohmann::json()).dump();
   if (problem.contains("symmetry_breaking")) s += " symmetry_breaking=" + problem.at("symmetry_breaking").dump();
   s += " canonical=" + problem.value("canonical_graph6", std::string("?"));
+  if (problem.contains("count") && problem.at("count").is_string()) s += " count=" + problem.at("count").get<std::string>();
   return s;
 }
 
