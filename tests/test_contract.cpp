@@ -838,11 +838,7 @@ class ContractCount : public ::testing::TestWithParam<CountCase> {
 
 void expect_same_count(const RunResult& r, const RunResult& ref, const std::string& what) {
   EXPECT_EQ(r.digest_kind, "additive") << what;
-  EXPECT_EQ(r.digest, ref.digest) << what;
-  EXPECT_EQ(r.unique, ref.unique) << what;
-  EXPECT_EQ(r.total, ref.total) << what;
-  EXPECT_EQ(r.by_key, ref.by_key) << what;
-  EXPECT_TRUE(r.exhaustive) << what;
+  expect_same(r, ref, what);
 }
 
 TEST_P(ContractCount, CountsAndDigestEqualTheEnumeration) {

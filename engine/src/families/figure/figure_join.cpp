@@ -478,9 +478,7 @@ FigureJoinProblem::FigureJoinProblem(const FigureSpec& figure, std::uint64_t gro
   if (!figure.ranges.empty())
     for (int p = 0; p < figure.n_points(); ++p) {
       const auto [lo, hi] = figure.ranges[static_cast<std::size_t>(p)];
-      std::uint64_t m = 0;
-      for (int v = std::max(lo, tables_.min); v <= hi && v < tables_.min + tables_.span; ++v) m |= 1ull << (v - tables_.min);
-      tables_.allowed[static_cast<std::size_t>(p)] &= m;
+      tables_.allowed[static_cast<std::size_t>(p)] &= range_mask(lo, hi, tables_.min, tables_.span);
     }
   // One anchor for all m rotations (or both directions): the hashes sum over them.
   std::vector<PointPerm> gens;

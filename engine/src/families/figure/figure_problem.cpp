@@ -439,8 +439,7 @@ void FigureProblem::add_place(Plan& plan, int free, int point, const Determinati
   pl.ordered = (pl.above | pl.below | pl.capped) != 0;
   if (!spec_.ranges.empty()) {
     const auto [lo, hi] = spec_.ranges[static_cast<std::size_t>(point)];
-    pl.allowed = 0;
-    for (int v = std::max(lo, min_); v <= std::min(hi, min_ + span_ - 1); ++v) pl.allowed |= 1ull << (v - min_);
+    pl.allowed = range_mask(lo, hi, min_, span_);
   }
   const bool one_line = det && det->d == 1 && det->lambda.size() == 1 && det->lambda[0].second == 1;
   pl.line0 = static_cast<std::uint16_t>(plan.lines.size());

@@ -46,6 +46,14 @@ struct FigureSpec {
   int k() const { return equal_lines ? equal_lines : n_lines(); }
 };
 
+// The numbers of [lo, hi] among min..min+span-1, as bits v - min: a
+// point's range (FigureSpec::ranges) as the searches' masks hold numbers.
+inline std::uint64_t range_mask(int lo, int hi, int min, int span) {
+  std::uint64_t m = 0;
+  for (int v = lo < min ? min : lo; v <= hi && v < min + span; ++v) m |= 1ull << (v - min);
+  return m;
+}
+
 // A figure file's object (its own JSON) to a checked spec; every failure is
 // one SpecError line that starts with `what` ("figure x.json").
 FigureSpec figure_from_file_json(const nlohmann::json& figure, const std::string& what);
