@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <functional>
 #include <stdexcept>
 #include <unistd.h>
@@ -181,6 +182,23 @@ std::vector<int> feasible_sums(const FigureSpec& f, int joints) {
   return out;
 }
 
+// s (min + max) when v -> min + max - v maps every labelling onto one (with
+// the dual sum s (min + max) - K): every line has s points, the numbers and
+// every point's range are symmetric about their middle, and no sum is fixed.
+// Else 0.
+int dual_sum(const FigureSpec& f) {
+  if (f.sum || f.numbers.empty()) return 0;
+  const int c = f.numbers.front() + f.numbers.back();
+  const std::size_t s = f.lines.front().size();
+  for (const auto& l : f.lines)
+    if (l.size() != s) return 0;
+  for (std::size_t i = 0; i < f.numbers.size(); ++i)
+    if (f.numbers[i] + f.numbers[f.numbers.size() - 1 - i] != c) return 0;
+  for (int p = 0; p < f.n_points(); ++p)
+    if (const auto [lo, hi] = range_of(f, p); lo + hi != c) return 0;
+  return static_cast<int>(s) * c;
+}
+
 }  // namespace
 
 JoinShape join_shape(const FigureSpec& f) {
@@ -206,6 +224,9 @@ JoinShape join_shape(const FigureSpec& f) {
   int joints = 0;
   for (const auto& ls : in.lines_of) joints += ls.size() == 2;
   sh.sums = feasible_sums(f, joints);
+  for (int p = 0; p < f.n_points(); ++p)
+    if (in.lines_of[static_cast<std::size_t>(p)].size() == 2) sh.joint_points |= 1ull << p;
+  sh.dual = dual_sum(f);
   if (sh.ring) {
     if (PointPerm g = line_map(f, in, w, true, false); !g.empty()) {
       sh.anchors.push_back(ring_anchor(f, in, w, 0));
@@ -247,18 +268,26 @@ struct Entry {
 class JoinTable {
  public:
   explicit JoinTable(std::uint64_t max_entries) : max_(max_entries) { slots_.resize(128); }
+  // Empties the table, keeping room for as many entries as it held: a
+  // table grown for one large use is not wiped whole for every small one.
   void clear() {
-    std::fill(slots_.begin(), slots_.end(), Entry{});
+    std::size_t want = 128;
+    while (want < n_ * 2) want *= 2;
+    if (slots_.size() > want) {
+      std::vector<Entry>(want).swap(slots_);
+    } else {
+      std::fill(slots_.begin(), slots_.end(), Entry{});
+    }
     n_ = 0;
   }
-  bool add(std::uint64_t key, const Digest& h, const Digest& hm) {
+  bool add(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count = 1) {
     if ((n_ + 1) * 2 > slots_.size() && !grow()) return false;
     Entry& e = slot(key);
     if (e.key == 0) {
       e.key = key;
       ++n_;
     }
-    ++e.count;
+    e.count += count;
     e.sum.merge(h);
     e.mirror.merge(hm);
     return true;
@@ -304,17 +333,17 @@ class JoinTable {
 class Inserts {
  public:
   explicit Inserts(JoinTable& t) : t_(t) {}
-  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm) {
+  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count = 1) {
     t_.prefetch(key);
     Pending& slot = ring_[n_++ % kDepth];
-    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm);
-    slot = {key, h, hm};
+    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm, slot.count);
+    slot = {key, count, h, hm};
     return ok_;
   }
   bool flush() {
     for (std::uint64_t i = n_ > kDepth ? n_ - kDepth : 0; i < n_ && ok_; ++i) {
       const Pending& p = ring_[i % kDepth];
-      ok_ = t_.add(p.key, p.h, p.hm);
+      ok_ = t_.add(p.key, p.h, p.hm, p.count);
     }
     n_ = 0;
     return ok_;
@@ -323,10 +352,113 @@ class Inserts {
  private:
   static constexpr std::uint64_t kDepth = 16;
   struct Pending {
-    std::uint64_t key = 0;
+    std::uint64_t key = 0, count = 0;
     Digest h, hm;
   };
   JoinTable& t_;
+  Pending ring_[kDepth];
+  std::uint64_t n_ = 0;
+  bool ok_ = true;
+};
+
+// The states of one line of an arm (ArmLayers): open addressing as
+// JoinTable, but emptied in O(1) for the next task by an epoch, and walked
+// by the list of the slots it filled, so that a table grown for a large
+// task costs a small one nothing.
+class LayerTable {
+ public:
+  struct State {
+    std::uint64_t key = 0, count = 0;
+    Digest sum, mirror;
+    std::uint32_t epoch = 0;
+  };
+  explicit LayerTable(std::uint64_t max_entries) : max_(max_entries) { slots_.resize(128); }
+  void clear() {
+    filled_.clear();
+    if (++epoch_ == 0) {  // wrapped: every stamp is stale, but 0 must mean empty
+      std::fill(slots_.begin(), slots_.end(), State{});
+      epoch_ = 1;
+    }
+  }
+  bool add(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count) {
+    if ((filled_.size() + 1) * 2 > slots_.size() && !grow()) return false;
+    State& e = slots_[find_slot(key)];
+    if (e.epoch != epoch_) {
+      e = State{key, 0, {}, {}, epoch_};
+      filled_.push_back(static_cast<std::uint32_t>(&e - slots_.data()));
+    }
+    e.count += count;
+    e.sum.merge(h);
+    e.mirror.merge(hm);
+    return true;
+  }
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[mix(key) & (slots_.size() - 1)]); }
+  std::size_t size() const { return filled_.size(); }
+  const State& at(std::size_t i) const { return slots_[filled_[i]]; }
+  void prefetch_at(std::size_t i) const {
+    if (i < filled_.size()) __builtin_prefetch(&slots_[filled_[i]]);
+  }
+
+ private:
+  static std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+  }
+  std::size_t find_slot(std::uint64_t key) const {
+    std::size_t i = mix(key) & (slots_.size() - 1);
+    while (slots_[i].epoch == epoch_ && slots_[i].key != key) i = (i + 1) & (slots_.size() - 1);
+    return i;
+  }
+  bool grow() {
+    if (slots_.size() >= max_ * 2 || slots_.size() >= (std::size_t{1} << 31)) return false;
+    std::vector<State> old(slots_.size() * 2);
+    old.swap(slots_);
+    std::vector<std::uint32_t> was;
+    was.swap(filled_);
+    epoch_ = 1;
+    for (std::uint32_t i : was) {
+      State s = old[i];
+      s.epoch = 1;
+      const std::size_t j = find_slot(s.key);
+      slots_[j] = s;
+      filled_.push_back(static_cast<std::uint32_t>(j));
+    }
+    return true;
+  }
+  std::vector<State> slots_;
+  std::vector<std::uint32_t> filled_;
+  std::uint32_t epoch_ = 1;
+  std::uint64_t max_;
+};
+
+// Inserts into a LayerTable, prefetched kDepth ahead as Inserts.
+class LayerInserts {
+ public:
+  explicit LayerInserts(LayerTable& t) : t_(t) {}
+  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count) {
+    t_.prefetch(key);
+    Pending& slot = ring_[n_++ % kDepth];
+    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm, slot.count);
+    slot = {key, count, h, hm};
+    return ok_;
+  }
+  bool flush() {
+    for (std::uint64_t i = n_ > kDepth ? n_ - kDepth : 0; i < n_ && ok_; ++i) {
+      const Pending& p = ring_[i % kDepth];
+      ok_ = t_.add(p.key, p.h, p.hm, p.count);
+    }
+    n_ = 0;
+    return ok_;
+  }
+
+ private:
+  static constexpr std::uint64_t kDepth = 16;
+  struct Pending {
+    std::uint64_t key = 0, count = 0;
+    Digest h, hm;
+  };
+  LayerTable& t_;
   Pending ring_[kDepth];
   std::uint64_t n_ = 0;
   bool ok_ = true;
@@ -368,43 +500,77 @@ class Lookups {
 
 // ---- the arms' search -------------------------------------------------------
 
+// Whether r distinct numbers of `free` (bits v - min) can sum to `target`:
+// the r smallest and the r largest bound it.
+bool sum_reachable(std::uint64_t free, int r, long long target, int min) {
+  if (r <= 0) return r == 0 && target == 0;
+  long long lo = 0, hi = 0;
+  std::uint64_t small = free, large = free;
+  for (int i = 0; i < r; ++i) {
+    if (!small) return false;  // fewer than r numbers
+    lo += std::countr_zero(small);
+    small &= small - 1;
+    const int top = 63 - std::countl_zero(large);
+    hi += top;
+    large ^= 1ull << top;
+  }
+  const long long base = static_cast<long long>(r) * min;
+  return lo + base <= target && target <= hi + base;
+}
+
+// The joints an arm has not labelled: how many, and what their labels must
+// sum to (figure_join.hpp: m K = the numbers' sum + the joints' sum).
+struct JointsLeft {
+  int count = 0;
+  long long sum = 0;
+};
+
 // Walks one arm depth first; at each end calls leaf(used, hash, mirror
 // hash, meet label).  The mirror hash puts each label on the mirror image
-// of its point (empty mirror: not summed).
+// of its point (empty mirror: not summed).  A joint whose label leaves the
+// other joints a sum the free numbers cannot make ends the branch.
+struct ArmBounds {
+  std::uint64_t joint_free = 0;  // the numbers the unlabelled joints may carry
+  JointsLeft left;               // after the anchor
+};
+
 template <class Leaf>
 class ArmWalk {
  public:
-  ArmWalk(const JoinArm& arm, const FigureJoinProblem::Tables& t, int sum, int least, std::uint64_t above,
-          bool keeps_meet, const PointPerm& mirror, Leaf& leaf, const std::function<bool()>& poll,
-          std::uint64_t& nodes)
-      : nodes_(nodes), arm_(arm), t_(t), sum_(sum), least_(least), above_(above), keeps_meet_(keeps_meet),
-        mirror_(mirror), leaf_(leaf), poll_(poll) {}
+  using Bounds = ArmBounds;
+  ArmWalk(const JoinArm& arm, const FigureJoinProblem::Tables& t, const PointHashes& hashes, int sum, int least,
+          std::uint64_t above, bool keeps_meet, const PointPerm& mirror, const Bounds& bounds, Leaf& leaf,
+          const std::function<bool()>& poll, std::uint64_t& nodes)
+      : nodes_(nodes), arm_(arm), t_(t), hashes_(hashes), sum_(sum), least_(least), above_(above),
+        keeps_meet_(keeps_meet), mirror_(mirror), bounds_(bounds), leaf_(leaf), poll_(poll) {}
 
   // False when stopped.
-  bool run(int anchor_label, std::uint64_t used) { return line(0, anchor_label, used, Hashes{}, -1); }
+  bool run(int anchor_label, std::uint64_t used) { return line(0, anchor_label, used, Hashes{}, -1, bounds_.left); }
 
  private:
   struct Hashes {
     Digest own, mirror;
   };
   // Line i, entered with the incoming joint's label `in`.
-  bool line(std::size_t i, int in, std::uint64_t used, const Hashes& h, int meet) {
+  bool line(std::size_t i, int in, std::uint64_t used, const Hashes& h, int meet, JointsLeft j) {
     if (i == arm_.steps.size()) {
       leaf_(used, h.own, h.mirror, meet);
       return true;
     }
     const JoinStep& st = arm_.steps[i];
-    return place(i, st, 0, sum_ - in, used, h, meet, -1);
+    return place(i, st, 0, sum_ - in, used, h, meet, -1, j);
   }
 
   // The k-th unknown of line i, with `left` of the line's sum to reach.
   bool place(std::size_t i, const JoinStep& st, std::size_t k, int left, std::uint64_t used, const Hashes& h,
-             int meet, int next_in) {
-    if (++since_poll_ >= 4096) {
+             int meet, int next_in, JointsLeft j) {
+    // The context reads its flags once in kPollInterval polls: a poll every
+    // 64 nodes lets the runner's probe stop within its budget.
+    if (++since_poll_ >= 64) {
       since_poll_ = 0;
       if (poll_()) return false;
     }
-    if (k == st.unknowns.size()) return left == 0 ? line(i + 1, next_in, used, h, meet) : true;
+    if (k == st.unknowns.size()) return left == 0 ? line(i + 1, next_in, used, h, meet, j) : true;
     const int p = st.unknowns[k];
     const bool last = k + 1 == st.unknowns.size();
     const bool is_meet = p == arm_.meet && k == 0 && i + 1 == arm_.steps.size();
@@ -413,39 +579,199 @@ class ArmWalk {
     if (last) {
       const int v = left;
       if (v < t_.min || v >= t_.min + t_.span || !(cand >> (v - t_.min) & 1)) return true;
-      return take(i, st, k, p, v, 0, used, h, meet, next_in, is_meet);
+      return take(i, st, k, p, v, 0, used, h, meet, next_in, is_meet, j);
     }
     for (; cand; cand &= cand - 1) {
       const int v = t_.min + std::countr_zero(cand);
       if (v > left) break;
-      if (!take(i, st, k, p, v, left - v, used, h, meet, next_in, is_meet)) return false;
+      if (!take(i, st, k, p, v, left - v, used, h, meet, next_in, is_meet, j)) return false;
     }
     return true;
   }
 
   bool take(std::size_t i, const JoinStep& st, std::size_t k, int p, int v, int left, std::uint64_t used,
-            Hashes h, int meet, int next_in, bool is_meet) {
+            Hashes h, int meet, int next_in, bool is_meet, JointsLeft j) {
     ++nodes_;
-    if (k == 0 && st.leads_on) next_in = v;
+    if (k == 0 && st.leads_on) {
+      next_in = v;
+      --j.count;
+      j.sum -= v;
+      const std::uint64_t free = bounds_.joint_free & ~used & ~(1ull << (v - t_.min));
+      if (!sum_reachable(free, j.count, j.sum, t_.min)) return true;
+    }
     if (is_meet) {
       meet = v;
-      if (!keeps_meet_) return place(i, st, k + 1, left, used, h, meet, next_in);
+      if (!keeps_meet_) return place(i, st, k + 1, left, used, h, meet, next_in, j);
     }
-    h.own.merge(t_.hashes.at(p, v));
+    h.own.merge(hashes_.at(p, v));
     // The meet joint is the mirror arm's too: its label is hashed once, here.
-    if (!mirror_.empty() && !is_meet) h.mirror.merge(t_.hashes.at(mirror_[static_cast<std::size_t>(p)], v));
-    return place(i, st, k + 1, left, used | 1ull << (v - t_.min), h, meet, next_in);
+    if (!mirror_.empty() && !is_meet) h.mirror.merge(hashes_.at(mirror_[static_cast<std::size_t>(p)], v));
+    return place(i, st, k + 1, left, used | 1ull << (v - t_.min), h, meet, next_in, j);
   }
 
   std::uint64_t& nodes_;  // the task's: the runner's probe stops a walk by them
   const JoinArm& arm_;
   const FigureJoinProblem::Tables& t_;
+  const PointHashes& hashes_;
   int sum_, least_;
   std::uint64_t above_;
   bool keeps_meet_;
   const PointPerm& mirror_;
+  Bounds bounds_;
   Leaf& leaf_;
   const std::function<bool()>& poll_;
+  unsigned since_poll_ = 0;
+};
+
+
+// The sum of the numbers of `used` (bits v - min): each bit's index by its
+// six binary digits, a popcount each.
+// Bits set, inline: the build's generic x86-64 would call libgcc for std::popcount.
+inline int bits_set(std::uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+}
+
+long long numbers_sum(std::uint64_t used, int min) {
+  static constexpr std::uint64_t kDigit[6] = {0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
+                                              0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull};
+  long long s = 0;
+  for (int b = 0; b < 6; ++b) s += static_cast<long long>(bits_set(used & kDigit[b])) << b;
+  return s + static_cast<long long>(bits_set(used)) * min;
+}
+
+// Builds one arm line by line, breadth first: the partial arms that end a
+// line with the same numbers used and the same joint label to go on from
+// are one state (their counts and hashes add), so each is extended once.
+// States live in two tables, the line's and the next's; the last line
+// streams each end to leaf(used, count, hash, mirror hash, meet).  A state
+// whose numbers `compatible` refuses (a pass's pattern) is dropped.
+//
+// The joints' sum bound (ArmWalk) holds here too: after d lines, the arm's
+// joints inside it sum to d K - (the numbers used), so it is the state's.
+template <class Leaf, class Compatible>
+class ArmLayers {
+ public:
+  ArmLayers(const JoinArm& arm, const FigureJoinProblem::Tables& t, const PointHashes& hashes, int sum, int least,
+            std::uint64_t above, bool keeps_meet, const PointPerm& mirror, const ArmBounds& bounds,
+            const Compatible& compatible, Leaf& leaf, const std::function<bool()>& poll, std::uint64_t& nodes,
+            LayerTable& from, LayerTable& to)
+      : nodes_(nodes), arm_(arm), t_(t), hashes_(hashes), sum_(sum), least_(least), above_(above),
+        keeps_meet_(keeps_meet), mirror_(mirror), bounds_(bounds), compatible_(compatible), leaf_(leaf), poll_(poll),
+        from_(&from), to_(&to) {}
+
+  enum class Outcome { Done, Stopped, Full };
+  Outcome run(int anchor_label, std::uint64_t used) {
+    from_->clear();
+    if (!from_->add(state_key(used, anchor_label), Digest{}, Digest{}, 1)) return Outcome::Full;
+    for (std::size_t i = 0; i < arm_.steps.size(); ++i) {
+      const bool last = i + 1 == arm_.steps.size();
+      to_->clear();
+      LayerInserts insert(*to_);
+      bool full = false;
+      for (std::size_t s = 0; s < from_->size(); ++s) {
+        from_->prefetch_at(s + 8);
+        const LayerTable::State& e = from_->at(s);
+        if (poll_()) return Outcome::Stopped;  // a state is tens of nodes: poll each
+        const std::uint64_t u = e.key & kUsedBits;
+        const int in = static_cast<int>(e.key >> kMaxSpan) + t_.min;
+        const auto next = [&](std::uint64_t used2, int next_in, int meet, const Digest& own, const Digest& mirror) {
+          ++nodes_;
+          const Digest h = e.sum, hm = e.mirror;
+          Digest h2 = own.times(e.count), hm2 = mirror.times(e.count);
+          h2.merge(h);
+          hm2.merge(hm);
+          if (last) {
+            leaf_(used2, e.count, h2, hm2, meet);
+          } else if (!full && compatible_(used2) && !insert(state_key(used2, next_in), h2, hm2, e.count)) {
+            full = true;
+          }
+        };
+        expand(i, u, in, placed_joints(i, u, in), next);
+      }
+      if (last) break;
+      if (full || !insert.flush()) return Outcome::Full;
+      std::swap(from_, to_);
+    }
+    return Outcome::Done;
+  }
+
+ private:
+  static constexpr std::uint64_t kUsedBits = (std::uint64_t{1} << kMaxSpan) - 1;
+  std::uint64_t state_key(std::uint64_t used, int in) const {
+    return used | static_cast<std::uint64_t>(in - t_.min) << kMaxSpan;
+  }
+  // The joints left after line i's start: the anchor, the i - 1 joints
+  // between the first i lines, and `in` are labelled.
+  JointsLeft placed_joints(std::size_t i, std::uint64_t used, int in) const {
+    if (i == 0) return bounds_.left;
+    const long long inside = static_cast<long long>(i) * sum_ - numbers_sum(used, t_.min);
+    return {bounds_.left.count - static_cast<int>(i), bounds_.left.sum - inside - in};
+  }
+
+  // Every way to label line i's unknowns: next(used, next joint's label, meet, hashes of the new labels).
+  template <class Next>
+  void expand(std::size_t i, std::uint64_t used, int in, JointsLeft j, Next& next) {
+    const JoinStep& st = arm_.steps[i];
+    place(st, i + 1 == arm_.steps.size(), 0, sum_ - in, used, Digest{}, Digest{}, -1, -1, j, next);
+  }
+  template <class Next>
+  void place(const JoinStep& st, bool last_line, std::size_t k, int left, std::uint64_t used, const Digest& own,
+             const Digest& mirror, int meet, int next_in, JointsLeft j, Next& next) {
+    if (k == st.unknowns.size()) {
+      if (left == 0) next(used, next_in, meet, own, mirror);
+      return;
+    }
+    const int p = st.unknowns[k];
+    const bool is_meet = p == arm_.meet && k == 0 && last_line;
+    std::uint64_t cand = t_.allowed[static_cast<std::size_t>(p)] & ~used;
+    if (above_ >> p & 1) cand &= least_ - t_.min + 1 >= 64 ? 0 : ~((2ull << (least_ - t_.min)) - 1);
+    if (k + 1 == st.unknowns.size()) {
+      const int v = left;
+      if (v < t_.min || v >= t_.min + t_.span || !(cand >> (v - t_.min) & 1)) return;
+      take(st, last_line, k, p, v, 0, used, own, mirror, meet, next_in, is_meet, j, next);
+      return;
+    }
+    for (; cand; cand &= cand - 1) {
+      const int v = t_.min + std::countr_zero(cand);
+      if (v > left) break;
+      take(st, last_line, k, p, v, left - v, used, own, mirror, meet, next_in, is_meet, j, next);
+    }
+  }
+  template <class Next>
+  void take(const JoinStep& st, bool last_line, std::size_t k, int p, int v, int left, std::uint64_t used,
+            Digest own, Digest mirror, int meet, int next_in, bool is_meet, JointsLeft j, Next& next) {
+    if (k == 0 && st.leads_on) {
+      next_in = v;
+      --j.count;
+      j.sum -= v;
+      const std::uint64_t free = bounds_.joint_free & ~used & ~(1ull << (v - t_.min));
+      if (!sum_reachable(free, j.count, j.sum, t_.min)) return;
+    }
+    if (is_meet) {
+      meet = v;
+      if (!keeps_meet_) return place(st, last_line, k + 1, left, used, own, mirror, meet, next_in, j, next);
+    }
+    own.merge(hashes_.at(p, v));
+    if (!mirror_.empty() && !is_meet) mirror.merge(hashes_.at(mirror_[static_cast<std::size_t>(p)], v));
+    place(st, last_line, k + 1, left, used | 1ull << (v - t_.min), own, mirror, meet, next_in, j, next);
+  }
+
+  std::uint64_t& nodes_;
+  const JoinArm& arm_;
+  const FigureJoinProblem::Tables& t_;
+  const PointHashes& hashes_;
+  int sum_, least_;
+  std::uint64_t above_;
+  bool keeps_meet_;
+  const PointPerm& mirror_;
+  ArmBounds bounds_;
+  const Compatible& compatible_;
+  Leaf& leaf_;
+  const std::function<bool()>& poll_;
+  LayerTable *from_, *to_;
   unsigned since_poll_ = 0;
 };
 
@@ -484,6 +810,11 @@ FigureJoinProblem::FigureJoinProblem(const FigureSpec& figure, std::uint64_t gro
   std::vector<PointPerm> gens;
   if (!shape_.symmetry.empty()) gens.push_back(shape_.symmetry);
   tables_.hashes = PointHashes(figure.n_points(), tables_.min, tables_.span, gens, shape_.multiplicity);
+  if (shape_.dual) tables_.dual_hashes = tables_.hashes.with_reflected_values();
+  for (int v : figure.numbers) tables_.numbers_sum += v;
+  tables_.lines = figure.n_lines();
+  for (int p = 0; p < figure.n_points(); ++p)
+    if (shape_.joint_points >> p & 1) tables_.joint_numbers |= tables_.allowed[static_cast<std::size_t>(p)];
 }
 
 bool wants_count(const nlohmann::json& spec, const std::string& what) {
@@ -503,13 +834,17 @@ std::uint64_t count_memory_bytes(const nlohmann::json& spec, const std::string& 
   return m.get<std::uint64_t>() << 20;
 }
 
+// A sum past its dual is counted by the dual's tasks.
+bool FigureJoinProblem::counted_by_dual(int sum) const { return shape_.dual && shape_.dual - sum < sum; }
+
 void FigureJoinProblem::cut(int depth, SinkRef<State> sink) const {
   if (depth == 0) {
     sink(JoinTask{}, false);
     return;
   }
   for (int k : shape_.sums)
-    for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
+    if (!counted_by_dual(k))
+      for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
       if (tables_.all >> (v - tables_.min) & 1)
         sink(JoinTask{k, static_cast<std::uint16_t>(v), 1}, true);
 }
@@ -520,9 +855,10 @@ void FigureJoinProblem::run(const JoinTask& s, TaskRecord& rec, Poll& poll) cons
     return;
   }
   for (int k : shape_.sums)
-    for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
-      if (tables_.all >> (v - tables_.min) & 1)
-        if (!count_into(JoinTask{k, static_cast<std::uint16_t>(v), 1}, rec, poll, nullptr)) return;
+    if (!counted_by_dual(k))
+      for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
+        if (tables_.all >> (v - tables_.min) & 1)
+          if (!count_into(JoinTask{k, static_cast<std::uint16_t>(v), 1}, rec, poll, nullptr)) return;
 }
 
 TaskRecord FigureJoinProblem::count_task(const JoinTask& t, JoinStats* stats) const {
@@ -599,12 +935,26 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
   const std::uint64_t budget = std::max<std::uint64_t>(memory_ / std::max(1u, poll.threads) / (2 * sizeof(Entry)), 64);
   std::uint64_t total = 0;
   Digest digest;
-  JoinTable table(budget);
+  const bool layered = !std::getenv("MAGIC_JOIN_DFS");  // TEMP: measurement switch
+  // Half the budget for the table of ends, a quarter for each line's states.
+  JoinTable table(layered ? std::max<std::uint64_t>(budget / 2, 64) : budget);
+  LayerTable layer_a(std::max<std::uint64_t>(budget / 4, 64)), layer_b(std::max<std::uint64_t>(budget / 4, 64));
+  // A sum below its dual counts the dual's labellings too: the same number,
+  // their hashes summed in by dual_hashes.
+  const bool paired = shape_.dual && shape_.dual - t.sum != t.sum;
+  const PointHashes& hashes = paired ? tables_.dual_hashes : tables_.hashes;
+  const long long joints_sum = static_cast<long long>(tables_.lines) * t.sum - tables_.numbers_sum;
+  const int joints = std::popcount(shape_.joint_points);
   for (const JoinAnchor& an : shape_.anchors) {
     if (!(tables_.allowed[static_cast<std::size_t>(an.point)] >> (t.least - tables_.min) & 1)) continue;
     const std::uint64_t anchor_bit = 1ull << (t.least - tables_.min);
     const std::uint64_t rest = tables_.all & ~anchor_bit;
-    const Digest h_anchor = tables_.hashes.at(an.point, t.least);
+    const Digest h_anchor = hashes.at(an.point, t.least);
+    // A ring's other joints all lie above the anchor's label.
+    const std::uint64_t above_least =
+        std::popcount(an.above) == joints - 1 ? tables_.all & ~((2ull << (t.least - tables_.min)) - 1) : tables_.all;
+    const ArmBounds bounds{tables_.joint_numbers & above_least & ~anchor_bit,
+                                              JointsLeft{joints - 1, joints_sum - t.least}};
     const bool self = !an.mirror.empty();
     const bool by_meet = self && an.a.meet >= 0;
     // Arm a's end's key, and its partner's: the rest of the numbers (and,
@@ -633,15 +983,32 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         auto keep = [&](std::uint64_t used, const Digest& h, const Digest& hm, int meet) {
           if (fits && kept(used, meet) && !insert(key(used, meet), h, hm)) fits = false;
         };
-        ArmWalk<decltype(keep)> wa(an.a, tables_, t.sum, t.least, an.above, true, an.mirror, keep, stop, *poll.nodes);
-        if (!wa.run(t.least, anchor_bit)) return false;
+        const auto compatible_a = [&](std::uint64_t used) {
+          const std::uint64_t m = used & ps.z;
+          return (m & ~ps.want) == 0 || (self && (m & ps.want) == 0);
+        };
+        // By lines when each line's states fit their quarter of the budget,
+        // else the same ends depth first (no memory but the table's).
+        auto keep_n = [&](std::uint64_t used, std::uint64_t count, const Digest& h, const Digest& hm, int meet) {
+          if (fits && kept(used, meet) && !insert(key(used, meet), h, hm, count)) fits = false;
+        };
+        ArmLayers<decltype(keep_n), decltype(compatible_a)> la(an.a, tables_, hashes, t.sum, t.least, an.above, true,
+                                                                an.mirror, bounds, compatible_a, keep_n, stop,
+                                                                *poll.nodes, layer_a, layer_b);
+        const auto out_a = layered ? la.run(t.least, anchor_bit) : decltype(la)::Outcome::Full;
+        if (out_a == decltype(la)::Outcome::Stopped) return false;
+        if (out_a == decltype(la)::Outcome::Full) {
+          ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep,
+                                     stop, *poll.nodes);
+          if (!wa.run(t.least, anchor_bit)) return false;
+        }
         if (fits && !insert.flush()) fits = false;
         if (!fits) break;
         ++level.stats.passes;
         level.stats.max_entries = std::max(level.stats.max_entries, table.size());
         level.stats.max_bytes = std::max(level.stats.max_bytes, table.bytes());
         auto hit = [&](const Entry& e, const Digest& h, std::uint64_t count) {
-          ++level.stats.hits;
+          level.stats.hits += count;
           // e is arm a's end (or, joined with itself, the partner: its mirror is the second half).
           level.add(e.count, count, self ? e.mirror : e.sum, h, h_anchor);
         };
@@ -651,7 +1018,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
           for (const Entry& e : table.slots()) {
             if (!e.key || (e.key & ps.z) != ps.want) continue;
             if (ps.meet >= 0 && static_cast<int>(e.key >> kMaxSpan) + tables_.min != ps.meet) continue;
-            ++level.stats.lookups;
+            level.stats.lookups += e.count;
             look(partner(e.key), e.sum, e.count);
           }
         } else {
@@ -661,9 +1028,22 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
             look(partner(key(used, meet)), h, 1);
           };
           static const PointPerm kNoMirror;
-          ArmWalk<decltype(join)> wb(an.b, tables_, t.sum, t.least, an.above, false, kNoMirror, join, stop,
-                                     *poll.nodes);
-          if (!wb.run(t.least, anchor_bit)) return false;
+          const auto compatible_b = [&](std::uint64_t used) { return (used & ps.z & ps.want) == 0; };
+          auto join_n = [&](std::uint64_t used, std::uint64_t count, const Digest& h, const Digest&, int meet) {
+            if ((used & ps.z) != (ps.z & ~ps.want)) return;
+            level.stats.lookups += count;
+            look(partner(key(used, meet)), h, count);
+          };
+          ArmLayers<decltype(join_n), decltype(compatible_b)> lb(an.b, tables_, hashes, t.sum, t.least, an.above,
+                                                                  false, kNoMirror, bounds, compatible_b, join_n, stop,
+                                                                  *poll.nodes, layer_a, layer_b);
+          const auto out_b = layered ? lb.run(t.least, anchor_bit) : decltype(lb)::Outcome::Full;
+          if (out_b == decltype(lb)::Outcome::Stopped) return false;
+          if (out_b == decltype(lb)::Outcome::Full) {
+            ArmWalk<decltype(join)> wb(an.b, tables_, hashes, t.sum, t.least, an.above, false, kNoMirror, bounds,
+                                       join, stop, *poll.nodes);
+            if (!wb.run(t.least, anchor_bit)) return false;
+          }
         }
         look.flush();
       }
@@ -681,7 +1061,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
     }
   }
   std::uint64_t all = 0;
-  if (__builtin_mul_overflow(total, shape_.multiplicity, &all)) count_overflow("total counts");
+  if (__builtin_mul_overflow(total, shape_.multiplicity * (paired ? 2 : 1), &all)) count_overflow("total counts");
   // The task's labellings are whole orbits (figure_join.hpp), each of |G|.
   if (all % group_order_)
     throw std::logic_error("figure-join: a task's " + std::to_string(all) + " labellings are not whole orbits of " +
@@ -690,7 +1070,10 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
   one.total = all;
   one.unique = all / group_order_;
   one.digest = digest;
-  if (one.unique) one.by_key[t.sum] = one.unique;
+  if (one.unique) {
+    one.by_key[t.sum] = paired ? one.unique / 2 : one.unique;
+    if (paired) one.by_key[shape_.dual - t.sum] = one.unique / 2;
+  }
   rec.merge(one);
   return true;
 }

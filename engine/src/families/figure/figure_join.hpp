@@ -27,6 +27,15 @@
 // itself, one anchor stands for all m (both): the count is multiplied and
 // the point hashes are summed over the rotations (point_hashes.hpp).
 //
+// When v -> min + max - v maps the figure's labellings onto labellings
+// (every line has s points, every range is symmetric), a labelling with
+// sum K becomes one with the dual sum s (min + max) - K: the tasks of the
+// smaller sum stand for both, and their point hashes sum over the pair.
+//
+// Every arm prunes by the joints' sum: m K = (the numbers' sum) + (the
+// joints' labels' sum), so the joints not yet labelled must sum to what is
+// left, which the free numbers bound.
+//
 // Memory is a budget: a table that would pass it splits the task into
 // passes by the numbers of a few of its points (A keeps the keys with a
 // pattern on them, B the complementary pattern), doubling until it fits.
@@ -46,7 +55,7 @@
 namespace magic {
 
 inline constexpr const char* kJoinLevels =
-    "level 1 is one task: the magic sum and the least label on the cut's joints";
+    "level 1 is one task: the magic sum (with its dual) and the least label on the cut's joints";
 
 // One task: level 0 is every task at once.
 struct JoinTask {
@@ -84,6 +93,8 @@ struct JoinShape {
   std::uint64_t multiplicity = 1;  // labellings each one counted stands for
   PointPerm symmetry;              // the rotation (reversal) it stands for them by, or none
   std::vector<int> sums;           // the feasible magic sums
+  int dual = 0;                    // s (min + max) when K and dual - K are counted together (above), else 0
+  std::uint64_t joint_points = 0;  // points on two lines (bits)
   std::string why_not;             // "" when the figure can be counted so
 };
 JoinShape join_shape(const FigureSpec& f);
@@ -93,14 +104,14 @@ struct JoinStats {
   std::uint64_t passes = 0;
   std::uint64_t max_entries = 0;
   std::uint64_t max_bytes = 0;
-  std::uint64_t lookups = 0, hits = 0;
+  std::uint64_t lookups = 0, hits = 0;  // the looking-up arm's ends (paths, not table keys), and those with a partner
 };
 
 class FigureJoinProblem {
  public:
   using State = JoinTask;
   using Solution = FigureValues;  // never made: the problem emits nothing
-  static constexpr const char* kSearch = "figure-join/1";  // core/problem.hpp: bump on a new task tree
+  static constexpr const char* kSearch = "figure-join/2";  // core/problem.hpp: bump on a new task tree
   static constexpr bool kCounts = true;
 
   // `problem` is the enumeration's describe(), which names the figure and
@@ -136,6 +147,10 @@ class FigureJoinProblem {
     std::uint64_t all = 0;                // every number (bit v - min)
     std::vector<std::uint64_t> allowed;   // by point
     PointHashes hashes;
+    PointHashes dual_hashes;              // hashes(p, v) + hashes(p, min + max - v), for a sum and its dual
+    std::uint64_t joint_numbers = 0;      // the numbers any joint may carry
+    long long numbers_sum = 0;            // the sum of every number
+    int lines = 0;
   };
 
  private:
@@ -148,6 +163,7 @@ class FigureJoinProblem {
   };
   void run(const JoinTask& s, TaskRecord& rec, Poll& poll) const;
   bool count_into(const JoinTask& t, TaskRecord& rec, Poll& poll, JoinStats* stats) const;
+  bool counted_by_dual(int sum) const;
 
   nlohmann::json problem_;
   std::uint64_t group_order_;

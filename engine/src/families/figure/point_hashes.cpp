@@ -43,4 +43,14 @@ PointHashes::PointHashes(int points, int min, int span, const std::vector<PointP
   }
 }
 
+PointHashes PointHashes::with_reflected_values() const {
+  PointHashes r = *this;
+  const std::size_t points = span_ ? table_.size() / static_cast<std::size_t>(span_) : 0;
+  for (std::size_t p = 0; p < points; ++p)
+    for (int i = 0; i < span_; ++i)
+      r.table_[p * static_cast<std::size_t>(span_) + static_cast<std::size_t>(i)].merge(
+          table_[p * static_cast<std::size_t>(span_) + static_cast<std::size_t>(span_ - 1 - i)]);
+  return r;
+}
+
 }  // namespace magic

@@ -28,6 +28,9 @@ class PointHashes {
   const Digest& at(int point, int value) const {
     return table_[static_cast<std::size_t>(point * span_ + value - min_)];
   }
+  // at(p, v) + at(p, min + max - v): the hashes of a labelling and of its
+  // reflected values (v -> min + max - v) together.
+  PointHashes with_reflected_values() const;
   // The digest of a labelling's orbit: hbar summed over its points.
   template <class Values>
   Digest of(const Values& v, int points) const {
