@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <functional>
 #include <stdexcept>
 #include <unistd.h>
@@ -280,14 +279,14 @@ class JoinTable {
     }
     n_ = 0;
   }
-  bool add(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count = 1) {
+  bool add(std::uint64_t key, const Digest& h, const Digest& hm) {
     if ((n_ + 1) * 2 > slots_.size() && !grow()) return false;
     Entry& e = slot(key);
     if (e.key == 0) {
       e.key = key;
       ++n_;
     }
-    e.count += count;
+    ++e.count;
     e.sum.merge(h);
     e.mirror.merge(hm);
     return true;
@@ -333,17 +332,17 @@ class JoinTable {
 class Inserts {
  public:
   explicit Inserts(JoinTable& t) : t_(t) {}
-  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count = 1) {
+  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm) {
     t_.prefetch(key);
     Pending& slot = ring_[n_++ % kDepth];
-    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm, slot.count);
-    slot = {key, count, h, hm};
+    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm);
+    slot = {key, h, hm};
     return ok_;
   }
   bool flush() {
     for (std::uint64_t i = n_ > kDepth ? n_ - kDepth : 0; i < n_ && ok_; ++i) {
       const Pending& p = ring_[i % kDepth];
-      ok_ = t_.add(p.key, p.h, p.hm, p.count);
+      ok_ = t_.add(p.key, p.h, p.hm);
     }
     n_ = 0;
     return ok_;
@@ -352,113 +351,10 @@ class Inserts {
  private:
   static constexpr std::uint64_t kDepth = 16;
   struct Pending {
-    std::uint64_t key = 0, count = 0;
+    std::uint64_t key = 0;
     Digest h, hm;
   };
   JoinTable& t_;
-  Pending ring_[kDepth];
-  std::uint64_t n_ = 0;
-  bool ok_ = true;
-};
-
-// The states of one line of an arm (ArmLayers): open addressing as
-// JoinTable, but emptied in O(1) for the next task by an epoch, and walked
-// by the list of the slots it filled, so that a table grown for a large
-// task costs a small one nothing.
-class LayerTable {
- public:
-  struct State {
-    std::uint64_t key = 0, count = 0;
-    Digest sum, mirror;
-    std::uint32_t epoch = 0;
-  };
-  explicit LayerTable(std::uint64_t max_entries) : max_(max_entries) { slots_.resize(128); }
-  void clear() {
-    filled_.clear();
-    if (++epoch_ == 0) {  // wrapped: every stamp is stale, but 0 must mean empty
-      std::fill(slots_.begin(), slots_.end(), State{});
-      epoch_ = 1;
-    }
-  }
-  bool add(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count) {
-    if ((filled_.size() + 1) * 2 > slots_.size() && !grow()) return false;
-    State& e = slots_[find_slot(key)];
-    if (e.epoch != epoch_) {
-      e = State{key, 0, {}, {}, epoch_};
-      filled_.push_back(static_cast<std::uint32_t>(&e - slots_.data()));
-    }
-    e.count += count;
-    e.sum.merge(h);
-    e.mirror.merge(hm);
-    return true;
-  }
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[mix(key) & (slots_.size() - 1)]); }
-  std::size_t size() const { return filled_.size(); }
-  const State& at(std::size_t i) const { return slots_[filled_[i]]; }
-  void prefetch_at(std::size_t i) const {
-    if (i < filled_.size()) __builtin_prefetch(&slots_[filled_[i]]);
-  }
-
- private:
-  static std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x9e3779b97f4a7c15ULL;
-    return x ^ (x >> 29);
-  }
-  std::size_t find_slot(std::uint64_t key) const {
-    std::size_t i = mix(key) & (slots_.size() - 1);
-    while (slots_[i].epoch == epoch_ && slots_[i].key != key) i = (i + 1) & (slots_.size() - 1);
-    return i;
-  }
-  bool grow() {
-    if (slots_.size() >= max_ * 2 || slots_.size() >= (std::size_t{1} << 31)) return false;
-    std::vector<State> old(slots_.size() * 2);
-    old.swap(slots_);
-    std::vector<std::uint32_t> was;
-    was.swap(filled_);
-    epoch_ = 1;
-    for (std::uint32_t i : was) {
-      State s = old[i];
-      s.epoch = 1;
-      const std::size_t j = find_slot(s.key);
-      slots_[j] = s;
-      filled_.push_back(static_cast<std::uint32_t>(j));
-    }
-    return true;
-  }
-  std::vector<State> slots_;
-  std::vector<std::uint32_t> filled_;
-  std::uint32_t epoch_ = 1;
-  std::uint64_t max_;
-};
-
-// Inserts into a LayerTable, prefetched kDepth ahead as Inserts.
-class LayerInserts {
- public:
-  explicit LayerInserts(LayerTable& t) : t_(t) {}
-  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm, std::uint64_t count) {
-    t_.prefetch(key);
-    Pending& slot = ring_[n_++ % kDepth];
-    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm, slot.count);
-    slot = {key, count, h, hm};
-    return ok_;
-  }
-  bool flush() {
-    for (std::uint64_t i = n_ > kDepth ? n_ - kDepth : 0; i < n_ && ok_; ++i) {
-      const Pending& p = ring_[i % kDepth];
-      ok_ = t_.add(p.key, p.h, p.hm, p.count);
-    }
-    n_ = 0;
-    return ok_;
-  }
-
- private:
-  static constexpr std::uint64_t kDepth = 16;
-  struct Pending {
-    std::uint64_t key = 0, count = 0;
-    Digest h, hm;
-  };
-  LayerTable& t_;
   Pending ring_[kDepth];
   std::uint64_t n_ = 0;
   bool ok_ = true;
@@ -537,9 +433,8 @@ struct ArmBounds {
 template <class Leaf>
 class ArmWalk {
  public:
-  using Bounds = ArmBounds;
   ArmWalk(const JoinArm& arm, const FigureJoinProblem::Tables& t, const PointHashes& hashes, int sum, int least,
-          std::uint64_t above, bool keeps_meet, const PointPerm& mirror, const Bounds& bounds, Leaf& leaf,
+          std::uint64_t above, bool keeps_meet, const PointPerm& mirror, const ArmBounds& bounds, Leaf& leaf,
           const std::function<bool()>& poll, std::uint64_t& nodes)
       : nodes_(nodes), arm_(arm), t_(t), hashes_(hashes), sum_(sum), least_(least), above_(above),
         keeps_meet_(keeps_meet), mirror_(mirror), bounds_(bounds), leaf_(leaf), poll_(poll) {}
@@ -617,163 +512,12 @@ class ArmWalk {
   std::uint64_t above_;
   bool keeps_meet_;
   const PointPerm& mirror_;
-  Bounds bounds_;
-  Leaf& leaf_;
-  const std::function<bool()>& poll_;
-  unsigned since_poll_ = 0;
-};
-
-
-// The sum of the numbers of `used` (bits v - min): each bit's index by its
-// six binary digits, a popcount each.
-// Bits set, inline: the build's generic x86-64 would call libgcc for std::popcount.
-inline int bits_set(std::uint64_t x) {
-  x -= (x >> 1) & 0x5555555555555555ull;
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
-}
-
-long long numbers_sum(std::uint64_t used, int min) {
-  static constexpr std::uint64_t kDigit[6] = {0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
-                                              0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull};
-  long long s = 0;
-  for (int b = 0; b < 6; ++b) s += static_cast<long long>(bits_set(used & kDigit[b])) << b;
-  return s + static_cast<long long>(bits_set(used)) * min;
-}
-
-// Builds one arm line by line, breadth first: the partial arms that end a
-// line with the same numbers used and the same joint label to go on from
-// are one state (their counts and hashes add), so each is extended once.
-// States live in two tables, the line's and the next's; the last line
-// streams each end to leaf(used, count, hash, mirror hash, meet).  A state
-// whose numbers `compatible` refuses (a pass's pattern) is dropped.
-//
-// The joints' sum bound (ArmWalk) holds here too: after d lines, the arm's
-// joints inside it sum to d K - (the numbers used), so it is the state's.
-template <class Leaf, class Compatible>
-class ArmLayers {
- public:
-  ArmLayers(const JoinArm& arm, const FigureJoinProblem::Tables& t, const PointHashes& hashes, int sum, int least,
-            std::uint64_t above, bool keeps_meet, const PointPerm& mirror, const ArmBounds& bounds,
-            const Compatible& compatible, Leaf& leaf, const std::function<bool()>& poll, std::uint64_t& nodes,
-            LayerTable& from, LayerTable& to)
-      : nodes_(nodes), arm_(arm), t_(t), hashes_(hashes), sum_(sum), least_(least), above_(above),
-        keeps_meet_(keeps_meet), mirror_(mirror), bounds_(bounds), compatible_(compatible), leaf_(leaf), poll_(poll),
-        from_(&from), to_(&to) {}
-
-  enum class Outcome { Done, Stopped, Full };
-  Outcome run(int anchor_label, std::uint64_t used) {
-    from_->clear();
-    if (!from_->add(state_key(used, anchor_label), Digest{}, Digest{}, 1)) return Outcome::Full;
-    for (std::size_t i = 0; i < arm_.steps.size(); ++i) {
-      const bool last = i + 1 == arm_.steps.size();
-      to_->clear();
-      LayerInserts insert(*to_);
-      bool full = false;
-      for (std::size_t s = 0; s < from_->size(); ++s) {
-        from_->prefetch_at(s + 8);
-        const LayerTable::State& e = from_->at(s);
-        if (poll_()) return Outcome::Stopped;  // a state is tens of nodes: poll each
-        const std::uint64_t u = e.key & kUsedBits;
-        const int in = static_cast<int>(e.key >> kMaxSpan) + t_.min;
-        const auto next = [&](std::uint64_t used2, int next_in, int meet, const Digest& own, const Digest& mirror) {
-          ++nodes_;
-          const Digest h = e.sum, hm = e.mirror;
-          Digest h2 = own.times(e.count), hm2 = mirror.times(e.count);
-          h2.merge(h);
-          hm2.merge(hm);
-          if (last) {
-            leaf_(used2, e.count, h2, hm2, meet);
-          } else if (!full && compatible_(used2) && !insert(state_key(used2, next_in), h2, hm2, e.count)) {
-            full = true;
-          }
-        };
-        expand(i, u, in, placed_joints(i, u, in), next);
-      }
-      if (last) break;
-      if (full || !insert.flush()) return Outcome::Full;
-      std::swap(from_, to_);
-    }
-    return Outcome::Done;
-  }
-
- private:
-  static constexpr std::uint64_t kUsedBits = (std::uint64_t{1} << kMaxSpan) - 1;
-  std::uint64_t state_key(std::uint64_t used, int in) const {
-    return used | static_cast<std::uint64_t>(in - t_.min) << kMaxSpan;
-  }
-  // The joints left after line i's start: the anchor, the i - 1 joints
-  // between the first i lines, and `in` are labelled.
-  JointsLeft placed_joints(std::size_t i, std::uint64_t used, int in) const {
-    if (i == 0) return bounds_.left;
-    const long long inside = static_cast<long long>(i) * sum_ - numbers_sum(used, t_.min);
-    return {bounds_.left.count - static_cast<int>(i), bounds_.left.sum - inside - in};
-  }
-
-  // Every way to label line i's unknowns: next(used, next joint's label, meet, hashes of the new labels).
-  template <class Next>
-  void expand(std::size_t i, std::uint64_t used, int in, JointsLeft j, Next& next) {
-    const JoinStep& st = arm_.steps[i];
-    place(st, i + 1 == arm_.steps.size(), 0, sum_ - in, used, Digest{}, Digest{}, -1, -1, j, next);
-  }
-  template <class Next>
-  void place(const JoinStep& st, bool last_line, std::size_t k, int left, std::uint64_t used, const Digest& own,
-             const Digest& mirror, int meet, int next_in, JointsLeft j, Next& next) {
-    if (k == st.unknowns.size()) {
-      if (left == 0) next(used, next_in, meet, own, mirror);
-      return;
-    }
-    const int p = st.unknowns[k];
-    const bool is_meet = p == arm_.meet && k == 0 && last_line;
-    std::uint64_t cand = t_.allowed[static_cast<std::size_t>(p)] & ~used;
-    if (above_ >> p & 1) cand &= least_ - t_.min + 1 >= 64 ? 0 : ~((2ull << (least_ - t_.min)) - 1);
-    if (k + 1 == st.unknowns.size()) {
-      const int v = left;
-      if (v < t_.min || v >= t_.min + t_.span || !(cand >> (v - t_.min) & 1)) return;
-      take(st, last_line, k, p, v, 0, used, own, mirror, meet, next_in, is_meet, j, next);
-      return;
-    }
-    for (; cand; cand &= cand - 1) {
-      const int v = t_.min + std::countr_zero(cand);
-      if (v > left) break;
-      take(st, last_line, k, p, v, left - v, used, own, mirror, meet, next_in, is_meet, j, next);
-    }
-  }
-  template <class Next>
-  void take(const JoinStep& st, bool last_line, std::size_t k, int p, int v, int left, std::uint64_t used,
-            Digest own, Digest mirror, int meet, int next_in, bool is_meet, JointsLeft j, Next& next) {
-    if (k == 0 && st.leads_on) {
-      next_in = v;
-      --j.count;
-      j.sum -= v;
-      const std::uint64_t free = bounds_.joint_free & ~used & ~(1ull << (v - t_.min));
-      if (!sum_reachable(free, j.count, j.sum, t_.min)) return;
-    }
-    if (is_meet) {
-      meet = v;
-      if (!keeps_meet_) return place(st, last_line, k + 1, left, used, own, mirror, meet, next_in, j, next);
-    }
-    own.merge(hashes_.at(p, v));
-    if (!mirror_.empty() && !is_meet) mirror.merge(hashes_.at(mirror_[static_cast<std::size_t>(p)], v));
-    place(st, last_line, k + 1, left, used | 1ull << (v - t_.min), own, mirror, meet, next_in, j, next);
-  }
-
-  std::uint64_t& nodes_;
-  const JoinArm& arm_;
-  const FigureJoinProblem::Tables& t_;
-  const PointHashes& hashes_;
-  int sum_, least_;
-  std::uint64_t above_;
-  bool keeps_meet_;
-  const PointPerm& mirror_;
   ArmBounds bounds_;
-  const Compatible& compatible_;
   Leaf& leaf_;
   const std::function<bool()>& poll_;
-  LayerTable *from_, *to_;
   unsigned since_poll_ = 0;
 };
+
 
 std::uint64_t key_of(std::uint64_t used, int meet, int min) {
   return meet < 0 ? used : used | static_cast<std::uint64_t>(meet - min) << kMaxSpan;
@@ -935,10 +679,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
   const std::uint64_t budget = std::max<std::uint64_t>(memory_ / std::max(1u, poll.threads) / (2 * sizeof(Entry)), 64);
   std::uint64_t total = 0;
   Digest digest;
-  const bool layered = !std::getenv("MAGIC_JOIN_DFS");  // TEMP: measurement switch
-  // Half the budget for the table of ends, a quarter for each line's states.
-  JoinTable table(layered ? std::max<std::uint64_t>(budget / 2, 64) : budget);
-  LayerTable layer_a(std::max<std::uint64_t>(budget / 4, 64)), layer_b(std::max<std::uint64_t>(budget / 4, 64));
+  JoinTable table(budget);
   // A sum below its dual counts the dual's labellings too: the same number,
   // their hashes summed in by dual_hashes.
   const bool paired = shape_.dual && shape_.dual - t.sum != t.sum;
@@ -953,8 +694,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
     // A ring's other joints all lie above the anchor's label.
     const std::uint64_t above_least =
         std::popcount(an.above) == joints - 1 ? tables_.all & ~((2ull << (t.least - tables_.min)) - 1) : tables_.all;
-    const ArmBounds bounds{tables_.joint_numbers & above_least & ~anchor_bit,
-                                              JointsLeft{joints - 1, joints_sum - t.least}};
+    const ArmBounds bounds{tables_.joint_numbers & above_least & ~anchor_bit, {joints - 1, joints_sum - t.least}};
     const bool self = !an.mirror.empty();
     const bool by_meet = self && an.a.meet >= 0;
     // Arm a's end's key, and its partner's: the rest of the numbers (and,
@@ -983,32 +723,16 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         auto keep = [&](std::uint64_t used, const Digest& h, const Digest& hm, int meet) {
           if (fits && kept(used, meet) && !insert(key(used, meet), h, hm)) fits = false;
         };
-        const auto compatible_a = [&](std::uint64_t used) {
-          const std::uint64_t m = used & ps.z;
-          return (m & ~ps.want) == 0 || (self && (m & ps.want) == 0);
-        };
-        // By lines when each line's states fit their quarter of the budget,
-        // else the same ends depth first (no memory but the table's).
-        auto keep_n = [&](std::uint64_t used, std::uint64_t count, const Digest& h, const Digest& hm, int meet) {
-          if (fits && kept(used, meet) && !insert(key(used, meet), h, hm, count)) fits = false;
-        };
-        ArmLayers<decltype(keep_n), decltype(compatible_a)> la(an.a, tables_, hashes, t.sum, t.least, an.above, true,
-                                                                an.mirror, bounds, compatible_a, keep_n, stop,
-                                                                *poll.nodes, layer_a, layer_b);
-        const auto out_a = layered ? la.run(t.least, anchor_bit) : decltype(la)::Outcome::Full;
-        if (out_a == decltype(la)::Outcome::Stopped) return false;
-        if (out_a == decltype(la)::Outcome::Full) {
-          ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep,
-                                     stop, *poll.nodes);
-          if (!wa.run(t.least, anchor_bit)) return false;
-        }
+        ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep, stop,
+                                   *poll.nodes);
+        if (!wa.run(t.least, anchor_bit)) return false;
         if (fits && !insert.flush()) fits = false;
         if (!fits) break;
         ++level.stats.passes;
         level.stats.max_entries = std::max(level.stats.max_entries, table.size());
         level.stats.max_bytes = std::max(level.stats.max_bytes, table.bytes());
         auto hit = [&](const Entry& e, const Digest& h, std::uint64_t count) {
-          level.stats.hits += count;
+          ++level.stats.hits;
           // e is arm a's end (or, joined with itself, the partner: its mirror is the second half).
           level.add(e.count, count, self ? e.mirror : e.sum, h, h_anchor);
         };
@@ -1018,7 +742,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
           for (const Entry& e : table.slots()) {
             if (!e.key || (e.key & ps.z) != ps.want) continue;
             if (ps.meet >= 0 && static_cast<int>(e.key >> kMaxSpan) + tables_.min != ps.meet) continue;
-            level.stats.lookups += e.count;
+            ++level.stats.lookups;
             look(partner(e.key), e.sum, e.count);
           }
         } else {
@@ -1028,22 +752,9 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
             look(partner(key(used, meet)), h, 1);
           };
           static const PointPerm kNoMirror;
-          const auto compatible_b = [&](std::uint64_t used) { return (used & ps.z & ps.want) == 0; };
-          auto join_n = [&](std::uint64_t used, std::uint64_t count, const Digest& h, const Digest&, int meet) {
-            if ((used & ps.z) != (ps.z & ~ps.want)) return;
-            level.stats.lookups += count;
-            look(partner(key(used, meet)), h, count);
-          };
-          ArmLayers<decltype(join_n), decltype(compatible_b)> lb(an.b, tables_, hashes, t.sum, t.least, an.above,
-                                                                  false, kNoMirror, bounds, compatible_b, join_n, stop,
-                                                                  *poll.nodes, layer_a, layer_b);
-          const auto out_b = layered ? lb.run(t.least, anchor_bit) : decltype(lb)::Outcome::Full;
-          if (out_b == decltype(lb)::Outcome::Stopped) return false;
-          if (out_b == decltype(lb)::Outcome::Full) {
-            ArmWalk<decltype(join)> wb(an.b, tables_, hashes, t.sum, t.least, an.above, false, kNoMirror, bounds,
-                                       join, stop, *poll.nodes);
-            if (!wb.run(t.least, anchor_bit)) return false;
-          }
+          ArmWalk<decltype(join)> wb(an.b, tables_, hashes, t.sum, t.least, an.above, false, kNoMirror, bounds, join,
+                                     stop, *poll.nodes);
+          if (!wb.run(t.least, anchor_bit)) return false;
         }
         look.flush();
       }

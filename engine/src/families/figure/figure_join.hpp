@@ -104,7 +104,7 @@ struct JoinStats {
   std::uint64_t passes = 0;
   std::uint64_t max_entries = 0;
   std::uint64_t max_bytes = 0;
-  std::uint64_t lookups = 0, hits = 0;  // the looking-up arm's ends (paths, not table keys), and those with a partner
+  std::uint64_t lookups = 0, hits = 0;
 };
 
 class FigureJoinProblem {
