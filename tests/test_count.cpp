@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,36 @@ TEST(Count, IrregularRingsAndChainsEqualTheEnumeration) {
   }
   EXPECT_EQ(magic::join_shape(magic::figure_spec_from_json(ring)).anchors.size(), 4u);
   EXPECT_EQ(magic::join_shape(magic::figure_spec_from_json(chain)).anchors.size(), 2u);
+}
+
+// A sum and its dual (v -> min + max - v) are counted by one task: no task
+// of a sum past its dual, the pair's counts equal, and figures whose ranges
+// are not symmetric (super labellings) count every sum themselves.
+TEST(Count, ASumAndItsDualAreCountedByOneTask) {
+  const auto problem = [](const char* graph, const char* labeling) {
+    const magic::GraphProblem g(
+        magic::graph_spec_from_json({{"name", "graph"}, {"builtin", graph}, {"labeling", labeling}}));
+    return magic::FigureJoinProblem(g.figure(), g.group_order(), g.describe());
+  };
+  for (const char* graph : {"cycle-7", "cycle-8", "path-6", "path-7"}) {
+    const magic::FigureJoinProblem p = problem(graph, graph[0] == 'c' ? "vertex-magic-total" : "edge-magic-total");
+    const int dual = p.shape().dual;
+    ASSERT_GT(dual, 0) << graph;
+    std::set<int> sums;
+    magic::TaskRecord all;
+    p.cut(1, [&](const magic::JoinTask& t, bool) {
+      sums.insert(t.sum);
+      all.merge(p.count_task(t));
+    });
+    EXPECT_LE(*sums.rbegin(), dual - *sums.rbegin()) << graph;  // no task past its dual
+    EXPECT_GT(all.by_key.size(), 1u) << graph;
+    for (const auto& [k, n] : all.by_key) {
+      ASSERT_TRUE(all.by_key.count(dual - k)) << graph << " " << k;
+      EXPECT_EQ(all.by_key.at(dual - k), n) << graph << " " << k;
+    }
+  }
+  EXPECT_EQ(problem("path-6", "super-edge-magic-total").shape().dual, 0);
+  EXPECT_EQ(problem("cycle-6", "super-vertex-magic-total").shape().dual, 0);
 }
 
 // A table past the budget splits its task into passes, with the same
