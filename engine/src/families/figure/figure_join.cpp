@@ -259,9 +259,12 @@ namespace {
 struct Entry {
   std::uint64_t key = 0;  // 0: empty (every key holds at least one number)
   std::uint64_t count = 0;
-  Digest sum;     // the hashes of its ends' points
-  Digest mirror;  // the same labels on the mirror images of the points (JoinAnchor::mirror)
+  // The hashes of its ends' points; joined with itself, also of the same
+  // labels on the mirror images of the points (JoinAnchor::mirror), so that
+  // one entry is both halves of its pairs.  32 bytes: two to a cache line.
+  Digest sum;
 };
+static_assert(sizeof(Entry) == 32);
 
 // Open addressing, linear probing; refuses to grow past `max_entries`.
 class JoinTable {
@@ -279,7 +282,7 @@ class JoinTable {
     }
     n_ = 0;
   }
-  bool add(std::uint64_t key, const Digest& h, const Digest& hm) {
+  bool add(std::uint64_t key, const Digest& h) {
     if ((n_ + 1) * 2 > slots_.size() && !grow()) return false;
     Entry& e = slot(key);
     if (e.key == 0) {
@@ -288,7 +291,6 @@ class JoinTable {
     }
     ++e.count;
     e.sum.merge(h);
-    e.mirror.merge(hm);
     return true;
   }
   void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[mix(key) & (slots_.size() - 1)]); }
@@ -332,17 +334,17 @@ class JoinTable {
 class Inserts {
  public:
   explicit Inserts(JoinTable& t) : t_(t) {}
-  bool operator()(std::uint64_t key, const Digest& h, const Digest& hm) {
+  bool operator()(std::uint64_t key, const Digest& h) {
     t_.prefetch(key);
     Pending& slot = ring_[n_++ % kDepth];
-    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h, slot.hm);
-    slot = {key, h, hm};
+    if (n_ > kDepth) ok_ = ok_ && t_.add(slot.key, slot.h);
+    slot = {key, h};
     return ok_;
   }
   bool flush() {
     for (std::uint64_t i = n_ > kDepth ? n_ - kDepth : 0; i < n_ && ok_; ++i) {
       const Pending& p = ring_[i % kDepth];
-      ok_ = t_.add(p.key, p.h, p.hm);
+      ok_ = t_.add(p.key, p.h);
     }
     n_ = 0;
     return ok_;
@@ -352,7 +354,7 @@ class Inserts {
   static constexpr std::uint64_t kDepth = 16;
   struct Pending {
     std::uint64_t key = 0;
-    Digest h, hm;
+    Digest h;
   };
   JoinTable& t_;
   Pending ring_[kDepth];
@@ -720,8 +722,14 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
           return m == ps.want || (self && m == (ps.z & ~ps.want));
         };
         Inserts insert(table);
+        // Joined with itself, an end's entry sums its own hashes and its
+        // mirror's: over every ordered pair (P, Q) of partners (each order
+        // comes in some pass), sum_(P,Q) [s(P) c(Q) + c(P) s'(Q)] is
+        // sum_(P,Q) (s + s')(P) c(Q), as the partner of a partner is the end.
         auto keep = [&](std::uint64_t used, const Digest& h, const Digest& hm, int meet) {
-          if (fits && kept(used, meet) && !insert(key(used, meet), h, hm)) fits = false;
+          Digest both = h;
+          both.merge(hm);  // hm is zero unless joined with itself
+          if (fits && kept(used, meet) && !insert(key(used, meet), both)) fits = false;
         };
         ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep, stop,
                                    *poll.nodes);
@@ -733,12 +741,13 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         level.stats.max_bytes = std::max(level.stats.max_bytes, table.bytes());
         auto hit = [&](const Entry& e, const Digest& h, std::uint64_t count) {
           ++level.stats.hits;
-          // e is arm a's end (or, joined with itself, the partner: its mirror is the second half).
-          level.add(e.count, count, self ? e.mirror : e.sum, h, h_anchor);
+          // e is arm a's end; joined with itself, the partner, whose hashes
+          // its own pair (e, end) counts (keep above).
+          level.add(e.count, count, self ? Digest{} : e.sum, h, h_anchor);
         };
         Lookups<decltype(hit)> look(table, hit);
         if (self) {
-          // Each end of arm a as the first half, its partner mirrored as the second.
+          // Each end of arm a as the first half (P), its partner mirrored as the second (Q).
           for (const Entry& e : table.slots()) {
             if (!e.key || (e.key & ps.z) != ps.want) continue;
             if (ps.meet >= 0 && static_cast<int>(e.key >> kMaxSpan) + tables_.min != ps.meet) continue;
