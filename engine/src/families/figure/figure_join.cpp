@@ -423,15 +423,15 @@ struct JointsLeft {
   long long sum = 0;
 };
 
-// Walks one arm depth first; at each end calls leaf(used, hash, mirror
-// hash, meet label).  The mirror hash puts each label on the mirror image
-// of its point (empty mirror: not summed).  A joint whose label leaves the
-// other joints a sum the free numbers cannot make ends the branch.
 struct ArmBounds {
   std::uint64_t joint_free = 0;  // the numbers the unlabelled joints may carry
   JointsLeft left;               // after the anchor
 };
 
+// Walks one arm depth first; at each end calls leaf(used, hash, mirror
+// hash, meet label).  The mirror hash puts each label on the mirror image
+// of its point (empty mirror: not summed).  A joint whose label leaves the
+// other joints a sum the free numbers cannot make ends the branch.
 template <class Leaf>
 class ArmWalk {
  public:
@@ -520,7 +520,6 @@ class ArmWalk {
   unsigned since_poll_ = 0;
 };
 
-
 std::uint64_t key_of(std::uint64_t used, int meet, int min) {
   return meet < 0 ? used : used | static_cast<std::uint64_t>(meet - min) << kMaxSpan;
 }
@@ -591,8 +590,8 @@ void FigureJoinProblem::cut(int depth, SinkRef<State> sink) const {
   for (int k : shape_.sums)
     if (!counted_by_dual(k))
       for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
-      if (tables_.all >> (v - tables_.min) & 1)
-        sink(JoinTask{k, static_cast<std::uint16_t>(v), 1}, true);
+        if (tables_.all >> (v - tables_.min) & 1)
+          sink(JoinTask{k, static_cast<std::uint16_t>(v), 1}, true);
 }
 
 void FigureJoinProblem::run(const JoinTask& s, TaskRecord& rec, Poll& poll) const {
@@ -780,19 +779,20 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
       break;
     }
   }
-  std::uint64_t all = 0;
-  if (__builtin_mul_overflow(total, shape_.multiplicity * (paired ? 2 : 1), &all)) count_overflow("total counts");
-  // The task's labellings are whole orbits (figure_join.hpp), each of |G|.
-  if (all % group_order_)
-    throw std::logic_error("figure-join: a task's " + std::to_string(all) + " labellings are not whole orbits of " +
+  std::uint64_t of_sum = 0, all = 0;
+  if (__builtin_mul_overflow(total, shape_.multiplicity, &of_sum)) count_overflow("total counts");
+  // The task's labellings of one sum are whole orbits (figure_join.hpp), each of |G|.
+  if (of_sum % group_order_)
+    throw std::logic_error("figure-join: a task's " + std::to_string(of_sum) + " labellings are not whole orbits of " +
                            std::to_string(group_order_));
+  if (__builtin_mul_overflow(of_sum, paired ? 2 : 1, &all)) count_overflow("total counts");
   TaskRecord one;
   one.total = all;
   one.unique = all / group_order_;
   one.digest = digest;
   if (one.unique) {
-    one.by_key[t.sum] = paired ? one.unique / 2 : one.unique;
-    if (paired) one.by_key[shape_.dual - t.sum] = one.unique / 2;
+    one.by_key[t.sum] = of_sum / group_order_;
+    if (paired) one.by_key[shape_.dual - t.sum] = of_sum / group_order_;
   }
   rec.merge(one);
   return true;

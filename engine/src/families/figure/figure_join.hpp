@@ -150,7 +150,7 @@ class FigureJoinProblem {
     PointHashes dual_hashes;              // hashes(p, v) + hashes(p, min + max - v), for a sum and its dual
     std::uint64_t joint_numbers = 0;      // the numbers any joint may carry
     long long numbers_sum = 0;            // the sum of every number
-    int lines = 0;
+    int lines = 0;                        // m
   };
 
  private:
