@@ -6,6 +6,10 @@
 #include <bit>
 #include <functional>
 #include <stdexcept>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "magic/core/error.hpp"
@@ -266,19 +270,54 @@ struct Entry {
 };
 static_assert(sizeof(Entry) == 32);
 
+// A table's slots, zeroed, in memory the kernel may back with 2 MiB pages
+// (madvise): a table far larger than the caches then takes a TLB entry a
+// 2 MiB, not a 4 KiB, for its random inserts and lookups.
+class Slots {
+ public:
+  explicit Slots(std::size_t n = 0) : n_(n) {
+    if (!n) return;
+    const std::size_t bytes = n * sizeof(Entry);
+    const std::size_t align = bytes >= kHuge ? kHuge : 64;
+    const std::size_t rounded = (bytes + align - 1) / align * align;
+    p_ = static_cast<Entry*>(std::aligned_alloc(align, rounded));
+    if (!p_) throw std::bad_alloc();
+    if (align == kHuge) madvise(p_, rounded, MADV_HUGEPAGE);  // advice: no harm if refused
+    std::memset(static_cast<void*>(p_), 0, bytes);
+  }
+  ~Slots() { std::free(p_); }
+  Slots(const Slots&) = delete;
+  Slots& operator=(const Slots&) = delete;
+  void swap(Slots& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+  }
+  void zero() { std::memset(static_cast<void*>(p_), 0, n_ * sizeof(Entry)); }
+  std::size_t size() const { return n_; }
+  Entry& operator[](std::size_t i) { return p_[i]; }
+  const Entry& operator[](std::size_t i) const { return p_[i]; }
+  const Entry* begin() const { return p_; }
+  const Entry* end() const { return p_ + n_; }
+
+ private:
+  static constexpr std::size_t kHuge = std::size_t{2} << 20;
+  Entry* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
 // Open addressing, linear probing; refuses to grow past `max_entries`.
 class JoinTable {
  public:
-  explicit JoinTable(std::uint64_t max_entries) : max_(max_entries) { slots_.resize(128); }
+  explicit JoinTable(std::uint64_t max_entries) : slots_(128), max_(max_entries) {}
   // Empties the table, keeping room for as many entries as it held: a
   // table grown for one large use is not wiped whole for every small one.
   void clear() {
     std::size_t want = 128;
     while (want < n_ * 2) want *= 2;
     if (slots_.size() > want) {
-      std::vector<Entry>(want).swap(slots_);
+      Slots(want).swap(slots_);
     } else {
-      std::fill(slots_.begin(), slots_.end(), Entry{});
+      slots_.zero();
     }
     n_ = 0;
   }
@@ -301,7 +340,7 @@ class JoinTable {
       if (e.key == 0) return nullptr;
     }
   }
-  const std::vector<Entry>& slots() const { return slots_; }
+  const Slots& slots() const { return slots_; }
   std::uint64_t size() const { return n_; }
   std::uint64_t bytes() const { return slots_.size() * sizeof(Entry); }
 
@@ -318,13 +357,13 @@ class JoinTable {
   }
   bool grow() {
     if (slots_.size() >= max_ * 2) return false;
-    std::vector<Entry> old(slots_.size() * 2);
+    Slots old(slots_.size() * 2);
     old.swap(slots_);
     for (const Entry& e : old)
       if (e.key) slot(e.key) = e;
     return true;
   }
-  std::vector<Entry> slots_;
+  Slots slots_;
   std::uint64_t n_ = 0, max_;
 };
 
