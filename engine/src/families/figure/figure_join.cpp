@@ -224,11 +224,9 @@ JoinShape join_shape(const FigureSpec& f) {
   Walk w;
   if (std::string why = walk_lines(f, in, sh.ring, w); !why.empty()) return no(why);
   const int m = f.n_lines();
-  int joints = 0;
-  for (const auto& ls : in.lines_of) joints += ls.size() == 2;
-  sh.sums = feasible_sums(f, joints);
   for (int p = 0; p < f.n_points(); ++p)
     if (in.lines_of[static_cast<std::size_t>(p)].size() == 2) sh.joint_points |= 1ull << p;
+  sh.sums = feasible_sums(f, std::popcount(sh.joint_points));
   sh.dual = dual_sum(f);
   if (sh.ring) {
     if (PointPerm g = line_map(f, in, w, true, false); !g.empty()) {
@@ -437,6 +435,11 @@ class Lookups {
 
 // ---- the arms' search -------------------------------------------------------
 
+// The numbers above `least` (bits v - min).
+std::uint64_t numbers_above(int least, int min) {
+  return least - min + 1 >= 64 ? 0 : ~((2ull << (least - min)) - 1);
+}
+
 // Whether r distinct numbers of `free` (bits v - min) can sum to `target`:
 // the r smallest and the r largest bound it.
 bool sum_reachable(std::uint64_t free, int r, long long target, int min) {
@@ -467,9 +470,9 @@ struct ArmBounds {
   JointsLeft left;               // after the anchor
 };
 
-// Walks one arm depth first; at each end calls leaf(used, hash, mirror
-// hash, meet label).  The mirror hash puts each label on the mirror image
-// of its point (empty mirror: not summed).  A joint whose label leaves the
+// Walks one arm depth first; at each end calls leaf(used, hash, meet
+// label).  With a mirror, the hash also puts each label on the mirror image
+// of its point (an end joined with itself is both halves of its pairs).  A joint whose label leaves the
 // other joints a sum the free numbers cannot make ends the branch.
 template <class Leaf>
 class ArmWalk {
@@ -481,16 +484,13 @@ class ArmWalk {
         keeps_meet_(keeps_meet), mirror_(mirror), bounds_(bounds), leaf_(leaf), poll_(poll) {}
 
   // False when stopped.
-  bool run(int anchor_label, std::uint64_t used) { return line(0, anchor_label, used, Hashes{}, -1, bounds_.left); }
+  bool run(int anchor_label, std::uint64_t used) { return line(0, anchor_label, used, Digest{}, -1, bounds_.left); }
 
  private:
-  struct Hashes {
-    Digest own, mirror;
-  };
   // Line i, entered with the incoming joint's label `in`.
-  bool line(std::size_t i, int in, std::uint64_t used, const Hashes& h, int meet, JointsLeft j) {
+  bool line(std::size_t i, int in, std::uint64_t used, const Digest& h, int meet, JointsLeft j) {
     if (i == arm_.steps.size()) {
-      leaf_(used, h.own, h.mirror, meet);
+      leaf_(used, h, meet);
       return true;
     }
     const JoinStep& st = arm_.steps[i];
@@ -498,7 +498,7 @@ class ArmWalk {
   }
 
   // The k-th unknown of line i, with `left` of the line's sum to reach.
-  bool place(std::size_t i, const JoinStep& st, std::size_t k, int left, std::uint64_t used, const Hashes& h,
+  bool place(std::size_t i, const JoinStep& st, std::size_t k, int left, std::uint64_t used, const Digest& h,
              int meet, int next_in, JointsLeft j) {
     // The context reads its flags once in kPollInterval polls: a poll every
     // 64 nodes lets the runner's probe stop within its budget.
@@ -511,7 +511,7 @@ class ArmWalk {
     const bool last = k + 1 == st.unknowns.size();
     const bool is_meet = p == arm_.meet && k == 0 && i + 1 == arm_.steps.size();
     std::uint64_t cand = t_.allowed[static_cast<std::size_t>(p)] & ~used;
-    if (above_ >> p & 1) cand &= least_ - t_.min + 1 >= 64 ? 0 : ~((2ull << (least_ - t_.min)) - 1);
+    if (above_ >> p & 1) cand &= numbers_above(least_, t_.min);
     if (last) {
       const int v = left;
       if (v < t_.min || v >= t_.min + t_.span || !(cand >> (v - t_.min) & 1)) return true;
@@ -526,7 +526,7 @@ class ArmWalk {
   }
 
   bool take(std::size_t i, const JoinStep& st, std::size_t k, int p, int v, int left, std::uint64_t used,
-            Hashes h, int meet, int next_in, bool is_meet, JointsLeft j) {
+            Digest h, int meet, int next_in, bool is_meet, JointsLeft j) {
     ++nodes_;
     if (k == 0 && st.leads_on) {
       next_in = v;
@@ -539,9 +539,9 @@ class ArmWalk {
       meet = v;
       if (!keeps_meet_) return place(i, st, k + 1, left, used, h, meet, next_in, j);
     }
-    h.own.merge(hashes_.at(p, v));
+    h.merge(hashes_.at(p, v));
     // The meet joint is the mirror arm's too: its label is hashed once, here.
-    if (!mirror_.empty() && !is_meet) h.mirror.merge(hashes_.at(mirror_[static_cast<std::size_t>(p)], v));
+    if (!mirror_.empty() && !is_meet) h.merge(hashes_.at(mirror_[static_cast<std::size_t>(p)], v));
     return place(i, st, k + 1, left, used | 1ull << (v - t_.min), h, meet, next_in, j);
   }
 
@@ -599,6 +599,11 @@ FigureJoinProblem::FigureJoinProblem(const FigureSpec& figure, std::uint64_t gro
   tables_.lines = figure.n_lines();
   for (int p = 0; p < figure.n_points(); ++p)
     if (shape_.joint_points >> p & 1) tables_.joint_numbers |= tables_.allowed[static_cast<std::size_t>(p)];
+  // Level 1: each sum with each least label; a sum past its dual is counted by the dual's tasks.
+  for (int k : shape_.sums)
+    if (!shape_.dual || shape_.dual - k >= k)
+      for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
+        if (tables_.all >> (v - tables_.min) & 1) tasks_.push_back(JoinTask{k, static_cast<std::uint16_t>(v), 1});
 }
 
 bool wants_count(const nlohmann::json& spec, const std::string& what) {
@@ -618,19 +623,12 @@ std::uint64_t count_memory_bytes(const nlohmann::json& spec, const std::string& 
   return m.get<std::uint64_t>() << 20;
 }
 
-// A sum past its dual is counted by the dual's tasks.
-bool FigureJoinProblem::counted_by_dual(int sum) const { return shape_.dual && shape_.dual - sum < sum; }
-
 void FigureJoinProblem::cut(int depth, SinkRef<State> sink) const {
   if (depth == 0) {
     sink(JoinTask{}, false);
     return;
   }
-  for (int k : shape_.sums)
-    if (!counted_by_dual(k))
-      for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
-        if (tables_.all >> (v - tables_.min) & 1)
-          sink(JoinTask{k, static_cast<std::uint16_t>(v), 1}, true);
+  for (const JoinTask& t : tasks_) sink(t, true);
 }
 
 void FigureJoinProblem::run(const JoinTask& s, TaskRecord& rec, Poll& poll) const {
@@ -638,11 +636,8 @@ void FigureJoinProblem::run(const JoinTask& s, TaskRecord& rec, Poll& poll) cons
     count_into(s, rec, poll, nullptr);
     return;
   }
-  for (int k : shape_.sums)
-    if (!counted_by_dual(k))
-      for (int v = tables_.min; v < tables_.min + tables_.span; ++v)
-        if (tables_.all >> (v - tables_.min) & 1)
-          if (!count_into(JoinTask{k, static_cast<std::uint16_t>(v), 1}, rec, poll, nullptr)) return;
+  for (const JoinTask& t : tasks_)
+    if (!count_into(t, rec, poll, nullptr)) return;
 }
 
 TaskRecord FigureJoinProblem::count_task(const JoinTask& t, JoinStats* stats) const {
@@ -733,7 +728,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
     const Digest h_anchor = hashes.at(an.point, t.least);
     // A ring's other joints all lie above the anchor's label.
     const std::uint64_t above_least =
-        std::popcount(an.above) == joints - 1 ? tables_.all & ~((2ull << (t.least - tables_.min)) - 1) : tables_.all;
+        std::popcount(an.above) == joints - 1 ? tables_.all & numbers_above(t.least, tables_.min) : tables_.all;
     const ArmBounds bounds{tables_.joint_numbers & above_least & ~anchor_bit, {joints - 1, joints_sum - t.least}};
     const bool self = !an.mirror.empty();
     const bool by_meet = self && an.a.meet >= 0;
@@ -764,10 +759,8 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         // mirror's: over every ordered pair (P, Q) of partners (each order
         // comes in some pass), sum_(P,Q) [s(P) c(Q) + c(P) s'(Q)] is
         // sum_(P,Q) (s + s')(P) c(Q), as the partner of a partner is the end.
-        auto keep = [&](std::uint64_t used, const Digest& h, const Digest& hm, int meet) {
-          Digest both = h;
-          both.merge(hm);  // hm is zero unless joined with itself
-          if (fits && kept(used, meet) && !insert(key(used, meet), both)) fits = false;
+        auto keep = [&](std::uint64_t used, const Digest& h, int meet) {
+          if (fits && kept(used, meet) && !insert(key(used, meet), h)) fits = false;
         };
         ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep, stop,
                                    *poll.nodes);
@@ -793,7 +786,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
             look(partner(e.key), e.sum, e.count);
           }
         } else {
-          auto join = [&](std::uint64_t used, const Digest& h, const Digest&, int meet) {
+          auto join = [&](std::uint64_t used, const Digest& h, int meet) {
             if ((used & ps.z) != (ps.z & ~ps.want)) return;
             ++level.stats.lookups;
             look(partner(key(used, meet)), h, 1);

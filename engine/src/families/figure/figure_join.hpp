@@ -163,13 +163,13 @@ class FigureJoinProblem {
   };
   void run(const JoinTask& s, TaskRecord& rec, Poll& poll) const;
   bool count_into(const JoinTask& t, TaskRecord& rec, Poll& poll, JoinStats* stats) const;
-  bool counted_by_dual(int sum) const;
 
   nlohmann::json problem_;
   std::uint64_t group_order_;
   std::uint64_t memory_;
   JoinShape shape_;
   Tables tables_;
+  std::vector<JoinTask> tasks_;  // level 1, in cut's order
 };
 static_assert(Problem<FigureJoinProblem>);
 
