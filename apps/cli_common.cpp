@@ -375,6 +375,13 @@ void print_summary(std::ostream& os, const std::string& echo, const magic::RunRe
                 r.digest_kind == "additive" ? "additive digest" : "digest", r.digest.hex().c_str(),
                 static_cast<unsigned long long>(r.nodes), r.wall_seconds, r.cpu_seconds);
   os << buf;
+  if (!r.tables.empty()) {
+    std::snprintf(buf, sizeof buf, "tables: %llu filled, the largest %llu keys in %.1f MiB; %llu lookups, %llu hits\n",
+                  static_cast<unsigned long long>(r.tables.passes), static_cast<unsigned long long>(r.tables.max_entries),
+                  static_cast<double>(r.tables.max_bytes) / (1 << 20), static_cast<unsigned long long>(r.tables.lookups),
+                  static_cast<unsigned long long>(r.tables.hits));
+    os << buf;
+  }
 }
 
 }  // namespace cli

@@ -15,6 +15,7 @@
 #include "graph/graph.hpp"
 #include "magic/core/error.hpp"
 #include "magic/digest.hpp"
+#include "magic/result_file.hpp"
 #include "magic/spec.hpp"
 #include "oracle/graph_oracle.hpp"
 #include "temp_path.hpp"
@@ -226,6 +227,26 @@ TEST(Count, AMemoryBudgetSplitsTasksIntoPassesWithTheSameCounts) {
   }
 }
 
+// The run reports what its tables took: one table an anchor of each task,
+// the same for one thread or two, and nothing for an enumeration.
+TEST(Count, TheRunReportsItsTables) {
+  const nlohmann::json spec{{"name", "graph"}, {"builtin", "path-8"}, {"labeling", "edge-magic-total"}};
+  const magic::RunResult one = run(spec, true, 1), two = run(spec, true, 2);
+  const magic::GraphProblem g(magic::graph_spec_from_json(spec));
+  const magic::FigureJoinProblem p(g.figure(), g.group_order(), g.describe());
+  std::uint64_t tasks = 0;
+  p.cut(1, [&](const magic::JoinTask&, bool) { ++tasks; });
+  EXPECT_EQ(one.tables.passes, tasks * p.shape().anchors.size());
+  EXPECT_EQ(one.tables, two.tables);
+  EXPECT_GT(one.tables.max_entries, 0u);
+  EXPECT_GE(one.tables.max_bytes, 2 * one.tables.max_entries * 32);  // half full at most, 32-byte entries
+  EXPECT_GT(one.tables.hits, 0u);
+  EXPECT_LE(one.tables.hits, one.tables.lookups);
+  EXPECT_TRUE(run(spec, false).tables.empty());
+  const CliRun cli = run_cli("graph --builtin path-8 -l edge-magic-total --count -t 1");
+  EXPECT_NE(cli.out.find("tables: " + std::to_string(one.tables.passes) + " filled"), std::string::npos) << cli.out;
+}
+
 TEST(Count, TheCommandLineRefusesWhatACountCannotDo) {
   // A figure that is no ring or chain names why.
   const CliRun star = run_cli("figure --builtin pentagram --count");
@@ -256,6 +277,11 @@ TEST(Count, VerifyAndMergeRefuseToMixTheDigests) {
   const nlohmann::json m = nlohmann::json::parse(merged.out);
   EXPECT_EQ(m.at("counts").at("unique"), 118);
   EXPECT_EQ(m.at("digest_kind"), "additive");
+  // The merge's tables are the shards' together.
+  magic::TableStats both = magic::read_result(c0).tables;
+  both.merge(magic::read_result(c1).tables);
+  EXPECT_FALSE(both.empty());
+  EXPECT_EQ(magic::table_stats_from_json(m.at("run").at("tables")), both);
   EXPECT_CLEAN_ERROR(run_cli("merge --json - " + c0 + " " + e1));
   const CliRun verify = run_cli("verify " + c0);
   EXPECT_CLEAN_ERROR(verify);

@@ -200,6 +200,7 @@ void OrderedMerger::fold_deferred(const TaskCore& c) {
 void OrderedMerger::add_effort(const TaskRecord& r) {
   total_.nodes += r.nodes;
   total_.cpu_seconds += r.cpu_seconds;
+  total_.tables.merge(r.tables);
 }
 
 void OrderedMerger::hand_out(const nlohmann::json& s) {

@@ -60,6 +60,7 @@ nlohmann::json run_json(const RunResult& r) {
           {"flags", BuildInfo::flags()}};
   if (!r.kernel.empty()) j["kernel"] = r.kernel;
   if (!r.search.empty()) j["search"] = r.search;
+  if (!r.tables.empty()) j["tables"] = to_json(r.tables);
   if (!r.task_sources.empty()) j["task_sources"] = r.task_sources;
   if (r.cluster) j.update(cluster_json(*r.cluster));
   return j;

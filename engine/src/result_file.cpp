@@ -126,6 +126,13 @@ ShardResult parse_result(const std::string& text, const std::string& path) {
   r.nodes = run.count("nodes");
   r.cpu_seconds = run.seconds("cpu_seconds");
   r.wall_seconds = run.seconds("wall_seconds");
+  if (r.run.contains("tables")) {
+    try {
+      r.tables = table_stats_from_json(r.run.at("tables"));
+    } catch (const nlohmann::json::exception&) {
+      run.fail("\"tables\" must be an object of five non-negative integers");
+    }
+  }
   return r;
 }
 
@@ -244,6 +251,7 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   const ShardResult& a = shards.front();
   std::uint64_t unique = 0, total = 0, nodes = 0, tasks_run = 0, tasks_resumed = 0;
   double cpu = 0, wall = 0;
+  TableStats tables;
   Digest digest, additive;
   std::map<std::int64_t, std::uint64_t> by_key;
   std::vector<std::string> merged;
@@ -253,6 +261,7 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
     add_count(nodes, s.nodes, "run.nodes");
     add_seconds(cpu, s.cpu_seconds, "run.cpu_seconds");
     wall = std::max(wall, s.wall_seconds);
+    tables.merge(s.tables);
     add_count(tasks_run, s.tasks_run, "run.tasks_run");
     add_count(tasks_resumed, s.tasks_resumed, "run.tasks_resumed");
     digest.merge(s.digest);
@@ -278,6 +287,7 @@ nlohmann::json merge_results(const std::vector<ShardResult>& shards, bool partia
   run["nodes"] = nodes;
   run["cpu_seconds"] = cpu;
   run["wall_seconds"] = wall;  // the longest shard: they may have run side by side
+  if (!tables.empty()) run["tables"] = to_json(tables);
   run.erase("threads");        // per shard, not of the merge
   name_each(run, shards, "source", "sources_merged", kNoSource);
   name_each(run, shards, "kernel", "kernels_merged", "none");

@@ -97,6 +97,7 @@ void take_totals(RunResult& r, const TaskRecord& total) {
   r.by_key = total.by_key;
   r.nodes = total.nodes;
   r.cpu_seconds = total.cpu_seconds;
+  r.tables = total.tables;
 }
 
 TaskSelection select_unjournalled(std::uint64_t first, std::size_t n, const RunResult& r, const Journal* journal) {

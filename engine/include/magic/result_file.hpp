@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/digest.hpp"
+#include "magic/task_record.hpp"
 
 namespace magic {
 
@@ -44,6 +45,7 @@ struct ShardResult {
   std::uint64_t nodes = 0;
   double cpu_seconds = 0;
   double wall_seconds = 0;
+  TableStats tables;  // run.tables, when the run counted
 };
 
 // Parses one result (the text of a --json file).  InputError, naming `path`,

@@ -21,6 +21,23 @@ inline void add_count(std::uint64_t& to, std::uint64_t v, const char* what) {
 // to += v, or InputError if the sum is not a finite number of seconds.
 void add_seconds(double& to, double v, const char* what);
 
+// What a counting run's tables took (--count, figure_join.hpp): summed
+// over the tasks, or the largest of one pass.  Zero for an enumeration.
+struct TableStats {
+  std::uint64_t passes = 0;       // tables filled: a task's anchors, times the passes its memory needed
+  std::uint64_t max_entries = 0;  // the most keys one table held
+  std::uint64_t max_bytes = 0;    // the most bytes one table's slots took
+  std::uint64_t lookups = 0;      // the ends that looked up their partner
+  std::uint64_t hits = 0;         // the lookups that found it
+  void merge(const TableStats& o);  // checked: add_count
+  bool empty() const { return passes == 0; }
+  bool operator==(const TableStats&) const = default;
+};
+// {"passes", "max_entries", "max_bytes", "lookups", "hits"}
+nlohmann::json to_json(const TableStats& s);
+// Throws nlohmann::json::exception for a missing field or a wrong type.
+TableStats table_stats_from_json(const nlohmann::json& j);
+
 struct TaskRecord {
   std::uint64_t unique = 0;
   std::uint64_t total = 0;
@@ -31,12 +48,14 @@ struct TaskRecord {
   // problem that has one (AnyProblem::digests); else zero.
   Digest additive;
   std::map<std::int64_t, std::uint64_t> by_key;
+  TableStats tables;
 
   void merge(const TaskRecord& o);  // checked: add_count, add_seconds
 };
 
-// {"unique", "total", "nodes", "cpu", "digest", "additive", "by_key": [[k, v], ...]};
-// "additive" may be missing (journals written before it: zero).
+// {"unique", "total", "nodes", "cpu", "digest", "additive", "by_key": [[k, v], ...],
+// "tables"}; "additive" may be missing (journals written before it: zero),
+// "tables" is written for a counting task only.
 nlohmann::json to_json(const TaskRecord& r);
 // nullopt for a malformed digest; throws nlohmann::json::exception for a
 // missing field or a wrong type.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <cstdlib>
 #include <cstring>
@@ -270,28 +271,40 @@ static_assert(sizeof(Entry) == 32);
 
 // A table's slots, zeroed, in memory the kernel may back with 2 MiB pages
 // (madvise): a table far larger than the caches then takes a TLB entry a
-// 2 MiB, not a 4 KiB, for its random inserts and lookups.
+// 2 MiB, not a 4 KiB, for its random inserts and lookups.  The memory is
+// kept when the table is made smaller: a thread's next task reuses pages
+// the kernel has already given (a fresh 1 GiB table costs ~0.3 s of page
+// faults and clearing, perf/results/count.md).
 class Slots {
  public:
-  explicit Slots(std::size_t n = 0) : n_(n) {
-    if (!n) return;
-    const std::size_t bytes = n * sizeof(Entry);
-    const std::size_t align = bytes >= kHuge ? kHuge : 64;
-    const std::size_t rounded = (bytes + align - 1) / align * align;
-    p_ = static_cast<Entry*>(std::aligned_alloc(align, rounded));
-    if (!p_) throw std::bad_alloc();
-    if (align == kHuge) madvise(p_, rounded, MADV_HUGEPAGE);  // advice: no harm if refused
-    std::memset(static_cast<void*>(p_), 0, bytes);
-  }
+  Slots() = default;
   ~Slots() { std::free(p_); }
   Slots(const Slots&) = delete;
   Slots& operator=(const Slots&) = delete;
+  // n zeroed slots.
+  void reset(std::size_t n) {
+    if (n > cap_) {
+      std::free(p_);
+      p_ = nullptr;
+      cap_ = 0;
+      const std::size_t bytes = n * sizeof(Entry);
+      const std::size_t align = bytes >= kHuge ? kHuge : 64;
+      const std::size_t rounded = (bytes + align - 1) / align * align;
+      p_ = static_cast<Entry*>(std::aligned_alloc(align, rounded));
+      if (!p_) throw std::bad_alloc();
+      if (align == kHuge) madvise(p_, rounded, MADV_HUGEPAGE);  // advice: no harm if refused
+      cap_ = rounded / sizeof(Entry);
+    }
+    n_ = n;
+    std::memset(static_cast<void*>(p_), 0, n_ * sizeof(Entry));
+  }
   void swap(Slots& o) noexcept {
     std::swap(p_, o.p_);
     std::swap(n_, o.n_);
+    std::swap(cap_, o.cap_);
   }
-  void zero() { std::memset(static_cast<void*>(p_), 0, n_ * sizeof(Entry)); }
   std::size_t size() const { return n_; }
+  std::size_t bytes() const { return cap_ * sizeof(Entry); }
   Entry& operator[](std::size_t i) { return p_[i]; }
   const Entry& operator[](std::size_t i) const { return p_[i]; }
   const Entry* begin() const { return p_; }
@@ -300,23 +313,22 @@ class Slots {
  private:
   static constexpr std::size_t kHuge = std::size_t{2} << 20;
   Entry* p_ = nullptr;
-  std::size_t n_ = 0;
+  std::size_t n_ = 0, cap_ = 0;
 };
 
 // Open addressing, linear probing; refuses to grow past `max_entries`.
+// Grows into a spare set of slots, which it keeps for the next growth.
 class JoinTable {
  public:
-  explicit JoinTable(std::uint64_t max_entries) : slots_(128), max_(max_entries) {}
-  // Empties the table, keeping room for as many entries as it held: a
-  // table grown for one large use is not wiped whole for every small one.
-  void clear() {
-    std::size_t want = 128;
+  JoinTable() { slots_.reset(kLeast); }
+  // Empties the table and sets its limit.  Room for as many entries as it
+  // held is kept: a table grown for one large task is not wiped whole for
+  // every small one.
+  void clear(std::uint64_t max_entries) {
+    max_ = max_entries;
+    std::size_t want = kLeast;
     while (want < n_ * 2) want *= 2;
-    if (slots_.size() > want) {
-      Slots(want).swap(slots_);
-    } else {
-      slots_.zero();
-    }
+    slots_.reset(std::min(want, slots_.size()));
     n_ = 0;
   }
   bool add(std::uint64_t key, const Digest& h) {
@@ -340,9 +352,16 @@ class JoinTable {
   }
   const Slots& slots() const { return slots_; }
   std::uint64_t size() const { return n_; }
-  std::uint64_t bytes() const { return slots_.size() * sizeof(Entry); }
+  // The bytes of the slots its entries need (half full at most), which
+  // the budget bounds; a table kept from a larger task may hold more.
+  std::uint64_t bytes() const {
+    std::uint64_t n = kLeast;
+    while (n < n_ * 2) n *= 2;
+    return n * sizeof(Entry);
+  }
 
  private:
+  static constexpr std::size_t kLeast = 128;
   static std::uint64_t mix(std::uint64_t x) {
     x ^= x >> 31;
     x *= 0x9e3779b97f4a7c15ULL;
@@ -355,14 +374,14 @@ class JoinTable {
   }
   bool grow() {
     if (slots_.size() >= max_ * 2) return false;
-    Slots old(slots_.size() * 2);
-    old.swap(slots_);
-    for (const Entry& e : old)
+    spare_.reset(slots_.size() * 2);
+    spare_.swap(slots_);
+    for (const Entry& e : spare_)
       if (e.key) slot(e.key) = e;
     return true;
   }
-  Slots slots_;
-  std::uint64_t n_ = 0, max_;
+  Slots slots_, spare_;
+  std::uint64_t n_ = 0, max_ = 0;
 };
 
 // Inserts into a table far larger than the caches, kDepth in flight, as
@@ -559,6 +578,42 @@ class ArmWalk {
   unsigned since_poll_ = 0;
 };
 
+}  // namespace
+
+class FigureJoinProblem::TablePool {
+ public:
+  // A table for one task, back in the pool when the lease ends.
+  class Lease {
+   public:
+    explicit Lease(TablePool& pool) : pool_(pool), t_(pool.take()) {}
+    ~Lease() { pool_.give(std::move(t_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    JoinTable& operator*() { return *t_; }
+
+   private:
+    TablePool& pool_;
+    std::unique_ptr<JoinTable> t_;
+  };
+
+ private:
+  std::unique_ptr<JoinTable> take() {
+    const std::lock_guard<std::mutex> lock(mu_);
+    if (free_.empty()) return std::make_unique<JoinTable>();
+    std::unique_ptr<JoinTable> t = std::move(free_.back());
+    free_.pop_back();
+    return t;
+  }
+  void give(std::unique_ptr<JoinTable> t) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    free_.push_back(std::move(t));
+  }
+  std::mutex mu_;
+  std::vector<std::unique_ptr<JoinTable>> free_;
+};
+
+namespace {
+
 std::uint64_t key_of(std::uint64_t used, int meet, int min) {
   return meet < 0 ? used : used | static_cast<std::uint64_t>(meet - min) << kMaxSpan;
 }
@@ -572,7 +627,8 @@ std::uint64_t physical_memory() {
 
 FigureJoinProblem::FigureJoinProblem(const FigureSpec& figure, std::uint64_t group_order, nlohmann::json problem,
                                      std::uint64_t memory_bytes)
-    : problem_(std::move(problem)),
+    : pool_(std::make_shared<TablePool>()),
+      problem_(std::move(problem)),
       group_order_(group_order),
       memory_(memory_bytes ? memory_bytes : physical_memory() / 2),
       shape_(join_shape(figure)) {
@@ -714,7 +770,9 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
   const std::uint64_t budget = std::max<std::uint64_t>(memory_ / std::max(1u, poll.threads) / (2 * sizeof(Entry)), 64);
   std::uint64_t total = 0;
   Digest digest;
-  JoinTable table(budget);
+  TableStats tables;
+  TablePool::Lease lease(*pool_);
+  JoinTable& table = *lease;
   // A sum below its dual counts the dual's labellings too: the same number,
   // their hashes summed in by dual_hashes.
   const bool paired = shape_.dual && shape_.dual - t.sum != t.sum;
@@ -747,7 +805,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
       Tally level;
       bool fits = true;
       for (const Pass& ps : passes) {
-        table.clear();
+        table.clear(budget);
         // A self-join keeps both halves of a pair: the pattern and its complement.
         const auto kept = [&](std::uint64_t used, int meet) {
           const std::uint64_t m = used & ps.z;
@@ -799,13 +857,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         look.flush();
       }
       if (!fits) continue;
-      if (stats) {
-        stats->passes += level.stats.passes;
-        stats->max_entries = std::max(stats->max_entries, level.stats.max_entries);
-        stats->max_bytes = std::max(stats->max_bytes, level.stats.max_bytes);
-        stats->lookups += level.stats.lookups;
-        stats->hits += level.stats.hits;
-      }
+      tables.merge(level.stats);
       add_count(total, level.total, "total counts");
       digest.merge(level.digest);
       break;
@@ -822,6 +874,8 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
   one.total = all;
   one.unique = all / group_order_;
   one.digest = digest;
+  one.tables = tables;
+  if (stats) stats->merge(tables);
   if (one.unique) {
     one.by_key[t.sum] = of_sum / group_order_;
     if (paired) one.by_key[shape_.dual - t.sum] = of_sum / group_order_;

@@ -40,6 +40,7 @@
 // passes by the numbers of a few of its points (A keeps the keys with a
 // pattern on them, B the complementary pattern), doubling until it fits.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -99,13 +100,8 @@ struct JoinShape {
 };
 JoinShape join_shape(const FigureSpec& f);
 
-// What the tables took, for the run's report.
-struct JoinStats {
-  std::uint64_t passes = 0;
-  std::uint64_t max_entries = 0;
-  std::uint64_t max_bytes = 0;
-  std::uint64_t lookups = 0, hits = 0;
-};
+// What the tables took, for the run's report (TaskRecord::tables).
+using JoinStats = TableStats;
 
 class FigureJoinProblem {
  public:
@@ -163,6 +159,11 @@ class FigureJoinProblem {
   };
   void run(const JoinTask& s, TaskRecord& rec, Poll& poll) const;
   bool count_into(const JoinTask& t, TaskRecord& rec, Poll& poll, JoinStats* stats) const;
+
+  // The tables the threads' tasks have finished with, for their next tasks
+  // (figure_join.cpp): a fresh table pays the kernel for its pages again.
+  class TablePool;
+  std::shared_ptr<TablePool> pool_;
 
   nlohmann::json problem_;
   std::uint64_t group_order_;

@@ -117,6 +117,8 @@ inline void put_record(Writer& w, const TaskRecord& r) {
   w.put(r.digest.hi);
   w.put(r.additive.lo);
   w.put(r.additive.hi);
+  for (std::uint64_t v : {r.tables.passes, r.tables.max_entries, r.tables.max_bytes, r.tables.lookups, r.tables.hits})
+    w.put(v);
   w.put(static_cast<std::uint32_t>(r.by_key.size()));
   for (const auto& [k, v] : r.by_key) {
     w.put(k);
@@ -134,6 +136,8 @@ inline TaskRecord get_record(Reader& rd) {
   r.digest.hi = rd.get<std::uint64_t>();
   r.additive.lo = rd.get<std::uint64_t>();
   r.additive.hi = rd.get<std::uint64_t>();
+  for (std::uint64_t* v : {&r.tables.passes, &r.tables.max_entries, &r.tables.max_bytes, &r.tables.lookups, &r.tables.hits})
+    *v = rd.get<std::uint64_t>();
   for (auto n = rd.get<std::uint32_t>(); n; --n) {
     const auto k = rd.get<std::int64_t>();
     r.by_key[k] = rd.get<std::uint64_t>();
