@@ -350,8 +350,19 @@ class JoinTable {
       if (e.key == 0) return nullptr;
     }
   }
+  // An entry whose key the table does not hold.
+  void put(const Entry& x) {
+    if ((n_ + 1) * 2 > slots_.size()) grow();
+    slot(x.key) = x;
+    ++n_;
+  }
   const Slots& slots() const { return slots_; }
   std::uint64_t size() const { return n_; }
+  static std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+  }
   // The bytes of the slots its entries need (half full at most), which
   // the budget bounds; a table kept from a larger task may hold more.
   std::uint64_t bytes() const {
@@ -362,11 +373,6 @@ class JoinTable {
 
  private:
   static constexpr std::size_t kLeast = 128;
-  static std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x9e3779b97f4a7c15ULL;
-    return x ^ (x >> 29);
-  }
   Entry& slot(std::uint64_t key) {
     std::size_t i = mix(key) & (slots_.size() - 1);
     while (slots_[i].key != 0 && slots_[i].key != key) i = (i + 1) & (slots_.size() - 1);
@@ -450,6 +456,123 @@ class Lookups {
   Hit& hit_;
   Pending ring_[kDepth];
   std::uint64_t n_ = 0;
+};
+
+// An end of arm a as the walk found it: 24 bytes.
+struct End {
+  std::uint64_t key;
+  Digest h;
+};
+
+// A self-join's ends and lookups, written to 1,024 buckets by their key's
+// hash and joined bucket by bucket, so that every table the join touches
+// is one bucket's and stays in the caches.  A ring's table of a whole pass
+// is far larger than the caches and few of its ends find a partner, so
+// its random inserts and lookups were most of the time (cycle-14: 41.1 s
+// against 29.3 s so, perf/results/count.md).  A chain's ends cost more
+// nodes each and find partners more often: there the walk is the time, and
+// the direct table with prefetches is faster.
+//
+//   walk a --> ends[b]     (key, hash)             b = the key's hash's top 10 bits
+//   aggregate ends[b] --> entries[b]   (key, count, hash sum)
+//   entries --> probes[b']  (partner's key, count, hash sum)   b' = the partner's bucket
+//   per b: a table of entries[b], probed by probes[b]
+//
+// The budget bounds the buffers' capacity; the one bucket's table comes on top.
+class Partitions {
+ public:
+  Partitions() : ends_(kBuckets), entries_(kBuckets), probes_(kBuckets) {}
+
+  // Empties the buffers, keeping their memory for the next pass, and sets
+  // the budget.
+  void clear(std::uint64_t max_bytes) {
+    max_ = max_bytes;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      ends_[b].clear();
+      entries_[b].clear();
+      probes_[b].clear();
+    }
+    keys_ = 0;
+  }
+  // False once the buffers would pass the budget (nothing more is kept).
+  bool add_end(std::uint64_t key, const Digest& h) { return push(ends_[bucket(key)], End{key, h}); }
+  bool add_probe(std::uint64_t key, const Digest& h, std::uint64_t count) {
+    return push(probes_[bucket(key)], Entry{key, count, h});
+  }
+  // Sums each bucket's ends with equal keys into entries.
+  bool aggregate(JoinTable& table) {
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      if (ends_[b].empty()) continue;
+      table.clear(kUnbounded);
+      for (const End& e : ends_[b]) table.add(e.key, e.h);
+      for (const Entry& e : table.slots())
+        if (e.key && !push(entries_[b], e)) return false;
+      keys_ += table.size();
+    }
+    return true;
+  }
+  template <class Fn>
+  void for_each_entry(Fn&& fn) const {
+    for (const auto& bucket : entries_)
+      for (const Entry& e : bucket) fn(e);
+  }
+  // hit(entry, probe's hash, probe's count) for each probe whose key is an entry's.
+  template <class Hit>
+  void resolve(JoinTable& table, Hit&& hit) const {
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      if (entries_[b].empty() || probes_[b].empty()) continue;
+      table.clear(kUnbounded);
+      for (const Entry& e : entries_[b]) table.put(e);
+      for (const Entry& p : probes_[b])
+        if (const Entry* e = table.find(p.key)) hit(*e, p.sum, p.count);
+    }
+  }
+  std::uint64_t keys() const { return keys_; }
+  // The bytes the pass's records take (the buffers' memory, which the
+  // budget bounds, is up to twice that, and kept from earlier passes).
+  std::uint64_t bytes() const {
+    std::uint64_t n = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b)
+      n += ends_[b].size() * sizeof(End) + (entries_[b].size() + probes_[b].size()) * sizeof(Entry);
+    return n;
+  }
+
+ private:
+  static constexpr std::uint64_t kUnbounded = std::uint64_t{1} << 60;  // a bucket's ends are in memory already
+  static constexpr int kBits = 10;
+  static constexpr std::size_t kBuckets = std::size_t{1} << kBits;
+  static std::size_t bucket(std::uint64_t key) { return JoinTable::mix(key) >> (64 - kBits); }
+  template <class T>
+  bool push(std::vector<T>& v, const T& x) {
+    if (v.size() == v.capacity()) {
+      const std::size_t before = v.capacity();
+      const std::size_t after = std::max<std::size_t>(4, before * 2);
+      // Memory kept in other buckets by earlier passes is given back first.
+      if (bytes_ + (after - before) * sizeof(T) > max_ && (reclaim(), bytes_ + (after - before) * sizeof(T) > max_))
+        return false;
+      v.reserve(after);
+      bytes_ += (after - before) * sizeof(T);
+    }
+    v.push_back(x);
+    return true;
+  }
+  // Frees the memory of the empty buffers.
+  void reclaim() {
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      release(ends_[b]);
+      release(entries_[b]);
+      release(probes_[b]);
+    }
+  }
+  template <class T>
+  void release(std::vector<T>& v) {
+    if (!v.empty() || !v.capacity()) return;
+    bytes_ -= v.capacity() * sizeof(T);
+    std::vector<T>().swap(v);
+  }
+  std::uint64_t max_ = 0, bytes_ = 0, keys_ = 0;
+  std::vector<std::vector<End>> ends_;
+  std::vector<std::vector<Entry>> entries_, probes_;
 };
 
 // ---- the arms' search -------------------------------------------------------
@@ -580,6 +703,12 @@ class ArmWalk {
 
 }  // namespace
 
+// What a thread's task works in, kept for its next task.
+struct JoinScratch {
+  JoinTable table;
+  Partitions parts;
+};
+
 class FigureJoinProblem::TablePool {
  public:
   // A table for one task, back in the pool when the lease ends.
@@ -589,27 +718,27 @@ class FigureJoinProblem::TablePool {
     ~Lease() { pool_.give(std::move(t_)); }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
-    JoinTable& operator*() { return *t_; }
+    JoinScratch& operator*() { return *t_; }
 
    private:
     TablePool& pool_;
-    std::unique_ptr<JoinTable> t_;
+    std::unique_ptr<JoinScratch> t_;
   };
 
  private:
-  std::unique_ptr<JoinTable> take() {
+  std::unique_ptr<JoinScratch> take() {
     const std::lock_guard<std::mutex> lock(mu_);
-    if (free_.empty()) return std::make_unique<JoinTable>();
-    std::unique_ptr<JoinTable> t = std::move(free_.back());
+    if (free_.empty()) return std::make_unique<JoinScratch>();
+    std::unique_ptr<JoinScratch> t = std::move(free_.back());
     free_.pop_back();
     return t;
   }
-  void give(std::unique_ptr<JoinTable> t) {
+  void give(std::unique_ptr<JoinScratch> t) {
     const std::lock_guard<std::mutex> lock(mu_);
     free_.push_back(std::move(t));
   }
   std::mutex mu_;
-  std::vector<std::unique_ptr<JoinTable>> free_;
+  std::vector<std::unique_ptr<JoinScratch>> free_;
 };
 
 namespace {
@@ -772,7 +901,9 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
   Digest digest;
   TableStats tables;
   TablePool::Lease lease(*pool_);
-  JoinTable& table = *lease;
+  JoinScratch& scratch = *lease;
+  JoinTable& table = scratch.table;
+  Partitions& parts = scratch.parts;
   // A sum below its dual counts the dual's labellings too: the same number,
   // their hashes summed in by dual_hashes.
   const bool paired = shape_.dual && shape_.dual - t.sum != t.sum;
@@ -805,13 +936,46 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
       Tally level;
       bool fits = true;
       for (const Pass& ps : passes) {
-        table.clear(budget);
         // A self-join keeps both halves of a pair: the pattern and its complement.
         const auto kept = [&](std::uint64_t used, int meet) {
           const std::uint64_t m = used & ps.z;
           if (ps.meet >= 0 && meet != ps.meet) return false;
           return m == ps.want || (self && m == (ps.z & ~ps.want));
         };
+        auto hit = [&](const Entry& e, const Digest& h, std::uint64_t count) {
+          ++level.stats.hits;
+          // e is arm a's end; joined with itself, the partner, whose hashes
+          // its own pair (e, end) counts (keep below).
+          level.add(e.count, count, self ? Digest{} : e.sum, h, h_anchor);
+        };
+        if (self && shape_.ring) {
+          // A ring joined with itself: its ends rarely find a partner (3 %
+          // on cycle-14) and its table is the time; the join goes through
+          // buckets (Partitions).
+          parts.clear(budget * 2 * sizeof(Entry));
+          auto keep = [&](std::uint64_t used, const Digest& h, int meet) {
+            if (fits && kept(used, meet) && !parts.add_end(key(used, meet), h)) fits = false;
+          };
+          ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep,
+                                     stop, *poll.nodes);
+          if (!wa.run(t.least, anchor_bit)) return false;
+          if (fits && !parts.aggregate(table)) fits = false;
+          if (!fits) break;
+          ++level.stats.passes;
+          level.stats.max_entries = std::max(level.stats.max_entries, parts.keys());
+          // Each end of arm a as the first half (P), its partner mirrored as the second (Q).
+          parts.for_each_entry([&](const Entry& e) {
+            if (!fits || (e.key & ps.z) != ps.want) return;
+            if (ps.meet >= 0 && static_cast<int>(e.key >> kMaxSpan) + tables_.min != ps.meet) return;
+            ++level.stats.lookups;
+            if (!parts.add_probe(partner(e.key), e.sum, e.count)) fits = false;
+          });
+          if (!fits) break;
+          level.stats.max_bytes = std::max(level.stats.max_bytes, parts.bytes());
+          parts.resolve(table, hit);
+          continue;
+        }
+        table.clear(budget);
         Inserts insert(table);
         // Joined with itself, an end's entry sums its own hashes and its
         // mirror's: over every ordered pair (P, Q) of partners (each order
@@ -828,12 +992,6 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         ++level.stats.passes;
         level.stats.max_entries = std::max(level.stats.max_entries, table.size());
         level.stats.max_bytes = std::max(level.stats.max_bytes, table.bytes());
-        auto hit = [&](const Entry& e, const Digest& h, std::uint64_t count) {
-          ++level.stats.hits;
-          // e is arm a's end; joined with itself, the partner, whose hashes
-          // its own pair (e, end) counts (keep above).
-          level.add(e.count, count, self ? Digest{} : e.sum, h, h_anchor);
-        };
         Lookups<decltype(hit)> look(table, hit);
         if (self) {
           // Each end of arm a as the first half (P), its partner mirrored as the second (Q).
