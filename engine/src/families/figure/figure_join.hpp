@@ -36,9 +36,17 @@
 // joints' labels' sum), so the joints not yet labelled must sum to what is
 // left, which the free numbers bound.
 //
+// A ring joined with itself (an even ring's reflection) writes its ends to
+// buckets by their key's hash and joins bucket by bucket, each bucket's
+// table in the caches (Partitions, figure_join.cpp): few of its ends find
+// a partner, and one table of them all waited on memory.  A chain, whose
+// ends cost more nodes each and find partners more often, keeps one table.
+//
 // Memory is a budget: a table that would pass it splits the task into
 // passes by the numbers of a few of its points (A keeps the keys with a
 // pattern on them, B the complementary pattern), doubling until it fits.
+// A thread keeps its table and buffers for its next task (the kernel's
+// fresh pages cost path-14 370 s of system time when each task made its own).
 #include <cstdint>
 #include <memory>
 #include <string>
