@@ -3,6 +3,7 @@
 #include "magic/build_info.hpp"
 #include "magic/core/shard.hpp"
 #include "magic/source_revision.hpp"
+#include "magic/task_record.hpp"
 
 namespace magic {
 

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/digest.hpp"
-#include "magic/task_record.hpp"
+#include "magic/table_stats.hpp"
 
 namespace magic {
 
@@ -178,7 +178,7 @@ struct RunResult {
   bool has_additive = false;
   Digest additive;
   std::map<std::int64_t, std::uint64_t> by_key;
-  TableStats tables;  // a counting run's (task_record.hpp)
+  TableStats tables;  // a counting run's (table_stats.hpp)
   bool exhaustive = true;   // false when stopped early (limit or interrupt)
   bool interrupted = false;
   std::string dedup;        // "generator", "canonical-filter" or "hash-set"

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "magic/digest.hpp"
+#include "magic/table_stats.hpp"
 
 namespace magic {
 
@@ -21,18 +22,6 @@ inline void add_count(std::uint64_t& to, std::uint64_t v, const char* what) {
 // to += v, or InputError if the sum is not a finite number of seconds.
 void add_seconds(double& to, double v, const char* what);
 
-// What a counting run's tables took (--count, figure_join.hpp): summed
-// over the tasks, or the largest of one pass.  Zero for an enumeration.
-struct TableStats {
-  std::uint64_t passes = 0;       // tables filled: a task's anchors, times the passes its memory needed
-  std::uint64_t max_entries = 0;  // the most keys one table held
-  std::uint64_t max_bytes = 0;    // the most bytes one table's slots took
-  std::uint64_t lookups = 0;      // the ends that looked up their partner
-  std::uint64_t hits = 0;         // the lookups that found it
-  void merge(const TableStats& o);  // checked: add_count
-  bool empty() const { return passes == 0; }
-  bool operator==(const TableStats&) const = default;
-};
 // {"passes", "max_entries", "max_bytes", "lookups", "hits"}
 nlohmann::json to_json(const TableStats& s);
 // Throws nlohmann::json::exception for a missing field or a wrong type.

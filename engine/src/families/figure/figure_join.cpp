@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <bit>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -942,6 +945,18 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
           if (ps.meet >= 0 && meet != ps.meet) return false;
           return m == ps.want || (self && m == (ps.z & ~ps.want));
         };
+        // Joined with itself, the entries that are the first half (P) of
+        // their pairs in this pass; their partners, mirrored, are the second (Q).
+        const auto first_half = [&](std::uint64_t k) {
+          if ((k & ps.z) != ps.want) return false;
+          return ps.meet < 0 || static_cast<int>(k >> kMaxSpan) + tables_.min == ps.meet;
+        };
+        // Arm a, each end to leaf(used, hash, meet); false when stopped.
+        const auto walk_a = [&](auto& leaf) {
+          ArmWalk<std::remove_reference_t<decltype(leaf)>> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true,
+                                                              an.mirror, bounds, leaf, stop, *poll.nodes);
+          return wa.run(t.least, anchor_bit);
+        };
         auto hit = [&](const Entry& e, const Digest& h, std::uint64_t count) {
           ++level.stats.hits;
           // e is arm a's end; joined with itself, the partner, whose hashes
@@ -956,17 +971,13 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
           auto keep = [&](std::uint64_t used, const Digest& h, int meet) {
             if (fits && kept(used, meet) && !parts.add_end(key(used, meet), h)) fits = false;
           };
-          ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep,
-                                     stop, *poll.nodes);
-          if (!wa.run(t.least, anchor_bit)) return false;
+          if (!walk_a(keep)) return false;
           if (fits && !parts.aggregate(table)) fits = false;
           if (!fits) break;
           ++level.stats.passes;
           level.stats.max_entries = std::max(level.stats.max_entries, parts.keys());
-          // Each end of arm a as the first half (P), its partner mirrored as the second (Q).
           parts.for_each_entry([&](const Entry& e) {
-            if (!fits || (e.key & ps.z) != ps.want) return;
-            if (ps.meet >= 0 && static_cast<int>(e.key >> kMaxSpan) + tables_.min != ps.meet) return;
+            if (!fits || !first_half(e.key)) return;
             ++level.stats.lookups;
             if (!parts.add_probe(partner(e.key), e.sum, e.count)) fits = false;
           });
@@ -984,9 +995,7 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         auto keep = [&](std::uint64_t used, const Digest& h, int meet) {
           if (fits && kept(used, meet) && !insert(key(used, meet), h)) fits = false;
         };
-        ArmWalk<decltype(keep)> wa(an.a, tables_, hashes, t.sum, t.least, an.above, true, an.mirror, bounds, keep, stop,
-                                   *poll.nodes);
-        if (!wa.run(t.least, anchor_bit)) return false;
+        if (!walk_a(keep)) return false;
         if (fits && !insert.flush()) fits = false;
         if (!fits) break;
         ++level.stats.passes;
@@ -994,10 +1003,8 @@ bool FigureJoinProblem::count_into(const JoinTask& t, TaskRecord& rec, Poll& pol
         level.stats.max_bytes = std::max(level.stats.max_bytes, table.bytes());
         Lookups<decltype(hit)> look(table, hit);
         if (self) {
-          // Each end of arm a as the first half (P), its partner mirrored as the second (Q).
           for (const Entry& e : table.slots()) {
-            if (!e.key || (e.key & ps.z) != ps.want) continue;
-            if (ps.meet >= 0 && static_cast<int>(e.key >> kMaxSpan) + tables_.min != ps.meet) continue;
+            if (!e.key || !first_half(e.key)) continue;
             ++level.stats.lookups;
             look(partner(e.key), e.sum, e.count);
           }
