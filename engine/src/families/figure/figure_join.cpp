@@ -276,8 +276,8 @@ static_assert(sizeof(Entry) == 32);
 // (madvise): a table far larger than the caches then takes a TLB entry a
 // 2 MiB, not a 4 KiB, for its random inserts and lookups.  The memory is
 // kept when the table is made smaller: a thread's next task reuses pages
-// the kernel has already given (a fresh 1 GiB table costs ~0.3 s of page
-// faults and clearing, perf/results/count.md).
+// the kernel has already given (fresh pages for every task cost path-14
+// 370 s of system time, perf/results/count.md).
 class Slots {
  public:
   Slots() = default;
@@ -307,7 +307,6 @@ class Slots {
     std::swap(cap_, o.cap_);
   }
   std::size_t size() const { return n_; }
-  std::size_t bytes() const { return cap_ * sizeof(Entry); }
   Entry& operator[](std::size_t i) { return p_[i]; }
   const Entry& operator[](std::size_t i) const { return p_[i]; }
   const Entry* begin() const { return p_; }
@@ -471,8 +470,8 @@ struct End {
 // hash and joined bucket by bucket, so that every table the join touches
 // is one bucket's and stays in the caches.  A ring's table of a whole pass
 // is far larger than the caches and few of its ends find a partner, so
-// its random inserts and lookups were most of the time (cycle-14: 41.1 s
-// against 29.3 s so, perf/results/count.md).  A chain's ends cost more
+// its random inserts and lookups were most of the time (cycle-14 through
+// buckets: 0.76x the wall time, paired, perf/results/count.md).  A chain's ends cost more
 // nodes each and find partners more often: there the walk is the time, and
 // the direct table with prefetches is faster.
 //
@@ -616,9 +615,10 @@ struct ArmBounds {
 };
 
 // Walks one arm depth first; at each end calls leaf(used, hash, meet
-// label).  With a mirror, the hash also puts each label on the mirror image
-// of its point (an end joined with itself is both halves of its pairs).  A joint whose label leaves the
-// other joints a sum the free numbers cannot make ends the branch.
+// label).  With a mirror, the hash also puts each label on the mirror
+// image of its point (an end joined with itself is both halves of its
+// pairs).  A joint whose label leaves the other joints a sum the free
+// numbers cannot make ends the branch.
 template <class Leaf>
 class ArmWalk {
  public:
@@ -714,7 +714,7 @@ struct JoinScratch {
 
 class FigureJoinProblem::TablePool {
  public:
-  // A table for one task, back in the pool when the lease ends.
+  // A thread's scratch for one task, back in the pool when the lease ends.
   class Lease {
    public:
     explicit Lease(TablePool& pool) : pool_(pool), t_(pool.take()) {}
